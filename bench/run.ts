@@ -1,0 +1,15 @@
+// `npm run bench [name…]`: runs the named benchmarks (all by default); each writes bench/results/<name>.json.
+const BENCHES: Record<string, () => Promise<unknown>> = {
+  latency: async () => (await import('./latency.js')).runLatencyBench(),
+};
+
+const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(BENCHES);
+for (const name of names) {
+  const run = BENCHES[name];
+  if (!run) {
+    console.error(`unknown benchmark "${name}"; known: ${Object.keys(BENCHES).join(', ')}`);
+    process.exit(2);
+  }
+  console.log(`\n== ${name}`);
+  await run();
+}

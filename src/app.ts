@@ -1,0 +1,66 @@
+// Builds the Fastify app from a Services object: no globals, so tests build as many as they like.
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import type { Services } from './services.js';
+import { registerErrorHandling } from './http/errors.js';
+import { registerIdentity } from './http/identity.js';
+import { registerValidation } from './http/validation.js';
+import { sharedSchemas } from './http/schemas.js';
+import { API_VERSION } from './version.js';
+import { systemRoutes } from './http/system.js';
+import { keyRoutes } from './http/keys.js';
+import { memoryRoutes } from './http/memories.js';
+import { adminRoutes } from './http/admin.js';
+import { MemorySchema } from './http/memory-schemas.js';
+import { documentRoutes } from './http/documents.js';
+import { registerRateLimit } from './http/rate-limit.js';
+import { registerIdempotency } from './http/idempotency.js';
+
+export async function buildApp(services: Services): Promise<FastifyInstance> {
+  const app: FastifyInstance = Fastify({
+    loggerInstance: services.log.child({ component: 'http' }) as FastifyBaseLogger,
+    disableRequestLogging: services.config.logLevel !== 'debug',
+    bodyLimit: services.config.ingestMaxBytes + 64 * 1024,
+    ajv: { customOptions: { strict: false } },
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  registerValidation(app);
+  registerErrorHandling(app);
+  for (const s of sharedSchemas) app.addSchema(s);
+  app.addSchema(MemorySchema);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Loci API',
+        version: API_VERSION,
+        description: 'Memory service for AI agents: memories, hybrid recall, documents, keystones, ingest, knowledge graph and skills.',
+      },
+      components: {
+        securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+      },
+      security: [{ ApiKey: [] }],
+    },
+    refResolver: { buildLocalReference: (json, _base, _frag, i) => (json.$id as string) ?? `def-${i}` },
+  });
+
+  registerIdentity(app, services.config, services.keys);
+  registerRateLimit(app, services);
+  registerIdempotency(app, services);
+
+  await app.register(systemRoutes(services));
+  await app.register(keyRoutes(services));
+  await app.register(memoryRoutes(services));
+  await app.register(adminRoutes(services));
+  await app.register(documentRoutes(services));
+
+  app.get('/api/openapi.json', { config: { auth: 'open' }, schema: { hide: true } }, async () => app.swagger());
+  const { default: scalar } = await import('@scalar/fastify-api-reference');
+  await app.register(scalar as any, {
+    routePrefix: '/docs/api-reference',
+    configuration: { url: '/api/openapi.json', title: 'Loci API reference' },
+  });
+  // The reference page's own routes are open.
+  return app;
+}

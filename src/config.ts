@@ -1,0 +1,109 @@
+// The one typed configuration, read from the environment once at start.
+import { resolve } from 'node:path';
+
+export type Mode = 'standalone' | 'multitenant';
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  mode: Mode;
+  /** Tenant used by standalone mode. */
+  standaloneTenant: string;
+  adminKey?: string;
+  trustGateway: boolean;
+  databaseUrl?: string;
+  databasePoolMax: number;
+  redisUrl?: string;
+  /** Prefix of every cache key (isolates deployments sharing one Redis). */
+  cachePrefix: string;
+  natsUrl?: string;
+  natsStream: string;
+  embedder: 'use-lite' | 'openai';
+  embeddings: { url?: string; model?: string; key?: string; dim?: number; timeoutMs: number };
+  embedWorkers: number;
+  llm: { url?: string; model?: string; key?: string; timeoutMs: number };
+  logLevel: string;
+  quotaPerTenant: number;
+  rateLimits: { write: number; bulk: number; search: number; other: number };
+  bulkBudgetMs: number;
+  ingestMaxBytes: number;
+  fetchAllowList: string[];
+}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, dflt: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return dflt;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
+  return n;
+}
+
+function bool(env: Env, name: string, dflt: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return dflt;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new Error(`${name} must be true or false, got "${raw}"`);
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], dflt: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return dflt;
+  if (!(allowed as readonly string[]).includes(raw)) throw new Error(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  return raw as T;
+}
+
+function opt(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  return raw === undefined || raw === '' ? undefined : raw;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const embedder = oneOf(env, 'LOCI_EMBEDDER', ['use-lite', 'openai'] as const, 'use-lite');
+  const embeddingsUrl = opt(env, 'LOCI_EMBEDDINGS_URL');
+  if (embedder === 'openai' && !embeddingsUrl) throw new Error('LOCI_EMBEDDER=openai needs LOCI_EMBEDDINGS_URL');
+  return {
+    host: env.LOCI_HOST || '127.0.0.1',
+    port: int(env, 'LOCI_PORT', 8080),
+    dataDir: resolve(env.LOCI_DATA_DIR || './data'),
+    mode: oneOf(env, 'LOCI_MODE', ['standalone', 'multitenant'] as const, 'standalone'),
+    standaloneTenant: env.LOCI_TENANT || 'default',
+    adminKey: opt(env, 'LOCI_ADMIN_KEY'),
+    trustGateway: bool(env, 'LOCI_TRUST_GATEWAY', false),
+    databaseUrl: opt(env, 'DATABASE_URL'),
+    databasePoolMax: int(env, 'LOCI_DATABASE_POOL_MAX', 10, 1),
+    redisUrl: opt(env, 'LOCI_REDIS_URL'),
+    cachePrefix: env.LOCI_CACHE_PREFIX || 'loci:',
+    natsUrl: opt(env, 'LOCI_NATS_URL'),
+    natsStream: env.LOCI_NATS_STREAM || 'LOCI_EVENTS',
+    embedder,
+    embeddings: {
+      url: embeddingsUrl,
+      model: opt(env, 'LOCI_EMBEDDINGS_MODEL'),
+      key: opt(env, 'LOCI_EMBEDDINGS_KEY'),
+      dim: env.LOCI_EMBEDDINGS_DIM ? int(env, 'LOCI_EMBEDDINGS_DIM', 0, 1) : undefined,
+      timeoutMs: int(env, 'LOCI_EMBEDDINGS_TIMEOUT_MS', 10_000, 1),
+    },
+    embedWorkers: int(env, 'LOCI_EMBED_WORKERS', 2, 1),
+    llm: {
+      url: opt(env, 'LOCI_LLM_URL'),
+      model: opt(env, 'LOCI_LLM_MODEL'),
+      key: opt(env, 'LOCI_LLM_KEY'),
+      timeoutMs: int(env, 'LOCI_LLM_TIMEOUT_MS', 8_000, 1),
+    },
+    logLevel: env.LOCI_LOG_LEVEL || 'info',
+    quotaPerTenant: int(env, 'LOCI_QUOTA_PER_TENANT', 100_000, 1),
+    rateLimits: {
+      write: int(env, 'LOCI_RATE_WRITE', 10, 1),
+      bulk: int(env, 'LOCI_RATE_BULK', 2, 1),
+      search: int(env, 'LOCI_RATE_SEARCH', 30, 1),
+      other: int(env, 'LOCI_RATE_OTHER', 60, 1),
+    },
+    bulkBudgetMs: int(env, 'LOCI_BULK_BUDGET_MS', 30_000, 1),
+    ingestMaxBytes: int(env, 'LOCI_INGEST_MAX_BYTES', 3 * 1024 * 1024, 1),
+    fetchAllowList: (env.LOCI_FETCH_ALLOW || '').split(',').map((s) => s.trim()).filter(Boolean),
+  };
+}

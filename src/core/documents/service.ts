@@ -1,0 +1,383 @@
+// The document store: JSON documents in collections per tenant and optional fleet, with
+// equality queries over their fields and hybrid (semantic + keyword) search over their text.
+// Used by HTTP, the tool surface, ingest (parent documents) and the skills workflow.
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../store/db.js';
+import { vectorLiteral } from '../../store/db.js';
+import type { Embedder } from '../../providers/embedder/types.js';
+import { ApiError, forbidden, invalid } from '../../http/errors.js';
+import {
+  COLLECTION_PATTERN, DOC_ID_PATTERN, DOC_MAX_BYTES, EMBED_MAX_CHARS, FilterConflictError, MAX_DEPTH,
+  SYSTEM_DOC_MAX_BYTES, documentText, filterToContainment, isPlainObject, isProtectedCollection, jsonDepth,
+} from './rules.js';
+import { reciprocalRankFusion } from './fusion.js';
+
+export interface DocumentRecord {
+  tenant_id: string;
+  fleet_id: string | null;
+  collection: string;
+  doc_id: string;
+  data: Record<string, unknown>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DocumentKey {
+  tenant_id: string;
+  /** Absent or null: the tenant-wide document (no fleet). */
+  fleet_id?: string | null;
+  collection: string;
+  doc_id: string;
+}
+
+export interface WriteDocumentInput extends DocumentKey {
+  data: Record<string, unknown>;
+  /** Fields (dotted paths allowed) whose strings are indexed; default every string value. */
+  text_fields?: string[];
+}
+
+export interface WriteOptions {
+  /** Set only by the feature that owns a protected collection (`_…`, skills, ingest-sources). */
+  system?: boolean;
+}
+
+export interface QueryDocumentsInput {
+  tenant_id: string;
+  /** Absent: documents of every fleet and the tenant-wide ones. */
+  fleet_id?: string | null;
+  collection: string;
+  filter?: Record<string, unknown>;
+  limit?: number;
+  offset?: number;
+}
+
+export interface SearchDocumentsInput {
+  tenant_id: string;
+  fleet_id?: string | null;
+  /** Absent: every collection except the system (`_…`) ones. */
+  collection?: string | null;
+  query: string;
+  top_k?: number;
+}
+
+export interface DocumentHit {
+  collection: string;
+  doc_id: string;
+  fleet_id: string | null;
+  data: Record<string, unknown>;
+  /** Reciprocal-rank-fusion score of the semantic and keyword legs. */
+  score: number;
+  /** Cosine similarity of the document's embedding to the query (0 when it has none). */
+  similarity: number;
+}
+
+export interface CollectionSummary {
+  collection: string;
+  count: number;
+  updated_at: string;
+}
+
+export const QUERY_LIMIT = { min: 1, max: 500, default: 50 } as const;
+export const TOP_K = { min: 1, max: 50, default: 5 } as const;
+export const QUERY_MAX_CHARS = 5_000;
+
+export interface DocumentServiceDeps {
+  db: Db;
+  embedder: Embedder;
+}
+
+const COLUMNS = 'id, tenant_id, fleet_id, collection, doc_id, data, created_at, updated_at';
+
+const iso = (v: unknown) => (v instanceof Date ? v : new Date(String(v))).toISOString();
+const fleetOf = (f: string | null | undefined) => (f == null || f === '' ? null : f);
+
+function toRecord(r: Record<string, any>): DocumentRecord {
+  return {
+    tenant_id: r.tenant_id,
+    fleet_id: r.fleet_id ?? null,
+    collection: r.collection,
+    doc_id: r.doc_id,
+    data: typeof r.data === 'string' ? JSON.parse(r.data) : r.data,
+    created_at: iso(r.created_at),
+    updated_at: iso(r.updated_at),
+  };
+}
+
+function checkCollection(collection: unknown, loc = 'collection'): string {
+  if (typeof collection !== 'string' || !COLLECTION_PATTERN.test(collection)) {
+    throw invalid(['body', loc], `String should match pattern '${COLLECTION_PATTERN.source}'`, 'string_pattern_mismatch',
+      collection ?? null, { pattern: COLLECTION_PATTERN.source });
+  }
+  return collection;
+}
+
+function checkDocId(docId: unknown): string {
+  if (typeof docId !== 'string' || !DOC_ID_PATTERN.test(docId)) {
+    throw invalid(['body', 'doc_id'], `String should match pattern '${DOC_ID_PATTERN.source}'`, 'string_pattern_mismatch',
+      docId ?? null, { pattern: DOC_ID_PATTERN.source });
+  }
+  return docId;
+}
+
+function checkInt(v: number | undefined, loc: string, min: number, max: number, dflt: number): number {
+  if (v === undefined || v === null) return dflt;
+  if (!Number.isInteger(v)) throw invalid(['body', loc], 'Input should be a valid integer', 'int_type', v);
+  if (v < min) throw invalid(['body', loc], `Input should be greater than or equal to ${min}`, 'greater_than_equal', v, { ge: min });
+  if (v > max) throw invalid(['body', loc], `Input should be less than or equal to ${max}`, 'less_than_equal', v, { le: max });
+  return v;
+}
+
+/** `WHERE` clause builder: every query starts from the tenant predicate. */
+class Where {
+  readonly params: unknown[];
+  private parts: string[] = ['tenant_id = $1'];
+  constructor(tenant: string) {
+    this.params = [tenant];
+  }
+  add(sqlWithPlaceholder: (p: string) => string, value: unknown): this {
+    this.params.push(value);
+    this.parts.push(sqlWithPlaceholder(`$${this.params.length}`));
+    return this;
+  }
+  raw(sql: string): this {
+    this.parts.push(sql);
+    return this;
+  }
+  param(value: unknown): string {
+    this.params.push(value);
+    return `$${this.params.length}`;
+  }
+  toString() {
+    return this.parts.join(' AND ');
+  }
+}
+
+export class DocumentService {
+  private readonly db: Db;
+  private readonly embedder: Embedder;
+
+  constructor(deps: DocumentServiceDeps) {
+    this.db = deps.db;
+    this.embedder = deps.embedder;
+  }
+
+  /** Creates or replaces a document (the whole `data`). */
+  async write(input: WriteDocumentInput, opts: WriteOptions = {}): Promise<DocumentRecord & { created: boolean }> {
+    const collection = checkCollection(input.collection);
+    const docId = checkDocId(input.doc_id);
+    const fleet = fleetOf(input.fleet_id);
+    if (isProtectedCollection(collection) && !opts.system) throw protectedError(collection);
+    const data = input.data;
+    if (!isPlainObject(data)) throw invalid(['body', 'data'], 'Input should be a valid object', 'dict_type', data ?? null);
+    if (jsonDepth(data) > MAX_DEPTH) {
+      throw invalid(['body', 'data'], `Documents may nest at most ${MAX_DEPTH} levels deep`, 'value_error', null, { max_depth: MAX_DEPTH });
+    }
+    const json = JSON.stringify(data);
+    // jsonb cannot store NUL characters (in values or keys); refuse them rather than fail in storage.
+    if (/(^|[^\\])(\\\\)*\\u0000/.test(json)) {
+      throw invalid(['body', 'data'], 'Strings in a document may not contain NUL (\\u0000) characters', 'value_error', null);
+    }
+    const max = opts.system ? SYSTEM_DOC_MAX_BYTES : DOC_MAX_BYTES;
+    const bytes = Buffer.byteLength(json);
+    if (bytes > max) {
+      throw new ApiError(413, 'Payload Too Large', `The document is ${bytes} bytes as JSON; the limit is ${max} bytes`, { limit: max });
+    }
+    if (input.text_fields !== undefined) {
+      if (!Array.isArray(input.text_fields) || input.text_fields.some((f) => typeof f !== 'string' || f === '')) {
+        throw invalid(['body', 'text_fields'], 'Input should be a list of field names', 'list_type', input.text_fields ?? null);
+      }
+    }
+    const text = documentText(data, input.text_fields);
+
+    const where = keyWhere(input.tenant_id, fleet, collection, docId);
+    const prev = await this.db.query<{ text: string; embedding_model: string | null; has_vec: boolean }>(
+      `SELECT text, embedding_model, embedding IS NOT NULL AS has_vec FROM documents WHERE ${where}`, where.params);
+    const old = prev.rows[0];
+    // Unchanged text (status flips, metadata edits) keeps its vector: no embedding call.
+    const reuse = !!old && old.text === text && old.has_vec && old.embedding_model === this.embedder.modelId;
+    const vector = text && !reuse ? vectorLiteral(await this.embedText(text)) : null;
+
+    const upsert = await this.db.query(
+      `INSERT INTO documents (id, tenant_id, fleet_id, collection, doc_id, data, text, embedding, embedding_model)
+       VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8::vector, $9)
+       ON CONFLICT (tenant_id, (coalesce(fleet_id, '')), collection, doc_id) DO UPDATE SET
+         data = EXCLUDED.data,
+         text = EXCLUDED.text,
+         updated_at = now(),
+         embedding = CASE WHEN $10::boolean AND documents.text = EXCLUDED.text THEN documents.embedding ELSE EXCLUDED.embedding END,
+         embedding_model = CASE WHEN $10::boolean AND documents.text = EXCLUDED.text THEN documents.embedding_model ELSE EXCLUDED.embedding_model END
+       RETURNING ${COLUMNS}, (xmax = 0) AS created, (embedding IS NULL AND text <> '') AS needs_vector`,
+      [randomUUID(), input.tenant_id, fleet, collection, docId, json, text, vector, text ? this.embedder.modelId : null, reuse],
+    );
+    const row = upsert.rows[0];
+    if (row.needs_vector) {
+      // The stored text changed between the read and the upsert; embed what was written.
+      await this.db.query(
+        `UPDATE documents SET embedding = $3::vector, embedding_model = $4
+         WHERE tenant_id = $1 AND id = $2 AND text = $5`,
+        [input.tenant_id, row.id, vectorLiteral(await this.embedText(text)), this.embedder.modelId, text],
+      );
+    }
+    return { ...toRecord(row), created: row.created === true };
+  }
+
+  async read(key: DocumentKey): Promise<DocumentRecord | null> {
+    const where = keyWhere(key.tenant_id, fleetOf(key.fleet_id), checkCollection(key.collection), checkDocId(key.doc_id));
+    const { rows } = await this.db.query(`SELECT ${COLUMNS} FROM documents WHERE ${where}`, where.params);
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  /** Deletes a document for good; false when there was none. */
+  async delete(key: DocumentKey, opts: WriteOptions = {}): Promise<boolean> {
+    const collection = checkCollection(key.collection);
+    if (isProtectedCollection(collection) && !opts.system) throw protectedError(collection);
+    const where = keyWhere(key.tenant_id, fleetOf(key.fleet_id), collection, checkDocId(key.doc_id));
+    const { rowCount } = await this.db.query(`DELETE FROM documents WHERE ${where}`, where.params);
+    return rowCount > 0;
+  }
+
+  /**
+   * Documents of a collection whose fields equal the filter's (AND; nested fields by dotted key
+   * or nested object; arrays match by containment). Ordered by doc_id; `count` is the total match.
+   */
+  async query(input: QueryDocumentsInput): Promise<{ items: DocumentRecord[]; count: number }> {
+    const collection = checkCollection(input.collection);
+    const limit = checkInt(input.limit, 'limit', QUERY_LIMIT.min, QUERY_LIMIT.max, QUERY_LIMIT.default);
+    const offset = checkInt(input.offset, 'offset', 0, Number.MAX_SAFE_INTEGER, 0);
+    const filter = input.filter ?? {};
+    if (!isPlainObject(filter)) throw invalid(['body', 'filter'], 'Input should be a valid object', 'dict_type', filter);
+    if (jsonDepth(filter) > MAX_DEPTH) throw invalid(['body', 'filter'], `Filters may nest at most ${MAX_DEPTH} levels deep`, 'value_error', null);
+    let containment: Record<string, unknown>;
+    try {
+      containment = filterToContainment(filter);
+    } catch (err) {
+      if (err instanceof FilterConflictError) throw invalid(['body', 'filter', err.key], err.message, 'value_error', null);
+      throw err;
+    }
+
+    const where = new Where(input.tenant_id).add((p) => `collection = ${p}`, collection);
+    const fleet = fleetOf(input.fleet_id);
+    if (fleet) where.add((p) => `fleet_id = ${p}`, fleet);
+    if (Object.keys(containment).length) where.add((p) => `data @> ${p}::jsonb`, JSON.stringify(containment));
+    const page = [...where.params, limit, offset];
+    const n = where.params.length;
+    const [items, total] = await Promise.all([
+      this.db.query(
+        `SELECT ${COLUMNS} FROM documents WHERE ${where}
+         ORDER BY doc_id, fleet_id NULLS FIRST LIMIT $${n + 1} OFFSET $${n + 2}`, page),
+      this.db.query<{ count: number }>(`SELECT count(*)::int AS count FROM documents WHERE ${where}`, where.params),
+    ]);
+    return { items: items.rows.map(toRecord), count: total.rows[0]?.count ?? 0 };
+  }
+
+  /**
+   * Hybrid search: a semantic leg (cosine distance over embeddings) and a keyword leg (full text,
+   * documents holding every term first, then those holding any), fused by reciprocal rank.
+   */
+  async search(input: SearchDocumentsInput): Promise<DocumentHit[]> {
+    // NUL cannot be sent to Postgres as text; it separates words like any other control character.
+    const query = typeof input.query === 'string' ? input.query.replaceAll('\u0000', ' ').trim() : '';
+    if (!query) throw invalid(['body', 'query'], 'String should have at least 1 character', 'string_too_short', input.query ?? null, { min_length: 1 });
+    if (query.length > QUERY_MAX_CHARS) {
+      throw invalid(['body', 'query'], `String should have at most ${QUERY_MAX_CHARS} characters`, 'string_too_long', null, { max_length: QUERY_MAX_CHARS });
+    }
+    const topK = checkInt(input.top_k, 'top_k', TOP_K.min, TOP_K.max, TOP_K.default);
+    const collection = input.collection == null || input.collection === '' ? null : checkCollection(input.collection);
+    // Each leg brings more candidates than asked for, so fusion can promote what both agree on.
+    const pool = Math.min(200, Math.max(20, topK * 4));
+
+    const scope = () => {
+      const w = new Where(input.tenant_id);
+      const fleet = fleetOf(input.fleet_id);
+      if (fleet) w.add((p) => `fleet_id = ${p}`, fleet);
+      // Unscoped searches skip system collections: those hold feature internals, not content.
+      if (collection) w.add((p) => `collection = ${p}`, collection);
+      else w.raw(`left(collection, 1) <> '_'`);
+      return w;
+    };
+
+    const vecP = this.embedText(query).then((v) => vectorLiteral(v));
+    const semantic = vecP.then(async (vec) => {
+      const w = scope().raw('embedding IS NOT NULL');
+      const pv = w.param(vec);
+      const pl = w.param(pool);
+      const { rows } = await this.db.query<{ id: string }>(
+        `SELECT id FROM documents WHERE ${w} ORDER BY embedding <=> ${pv}::vector LIMIT ${pl}`, w.params);
+      return rows.map((r) => r.id);
+    });
+    const keyword = (async () => {
+      const w = scope();
+      const pq = w.param(query);
+      const pl = w.param(pool);
+      // `all` requires every term (plainto_tsquery); `any` is the same terms OR-ed, so natural
+      // questions whose words are not all in a document still find it, ranked after full matches.
+      const { rows } = await this.db.query<{ id: string }>(
+        `WITH q AS (
+           SELECT plainto_tsquery('english', ${pq}) AS q_all,
+                  replace(plainto_tsquery('english', ${pq})::text, '&', '|')::tsquery AS q_any
+         )
+         SELECT d.id FROM documents d, q
+         WHERE ${w} AND d.search_tsv @@ q.q_any
+         ORDER BY (d.search_tsv @@ q.q_all) DESC, ts_rank_cd(d.search_tsv, q.q_any) DESC, d.id
+         LIMIT ${pl}`, w.params);
+      return rows.map((r) => r.id);
+    })();
+    const [vecIds, kwIds, vec] = await Promise.all([semantic, keyword, vecP]);
+
+    const fused = reciprocalRankFusion([vecIds, kwIds]).slice(0, topK);
+    if (!fused.length) return [];
+    const { rows } = await this.db.query(
+      `SELECT id, fleet_id, collection, doc_id, data,
+              CASE WHEN embedding IS NULL THEN 0 ELSE 1 - (embedding <=> $3::vector) END AS similarity
+       FROM documents WHERE tenant_id = $1 AND id IN (SELECT jsonb_array_elements_text($2::jsonb)::uuid)`,
+      [input.tenant_id, JSON.stringify(fused.map((f) => f.id)), vec],
+    );
+    const byId = new Map(rows.map((r) => [r.id as string, r]));
+    const hits: DocumentHit[] = [];
+    for (const f of fused) {
+      const r = byId.get(f.id);
+      if (!r) continue; // deleted between the legs and this read
+      hits.push({
+        collection: r.collection,
+        doc_id: r.doc_id,
+        fleet_id: r.fleet_id ?? null,
+        data: typeof r.data === 'string' ? JSON.parse(r.data) : r.data,
+        score: f.score,
+        similarity: Number(r.similarity),
+      });
+    }
+    return hits;
+  }
+
+  /** Collections of a tenant (of one fleet when given) with their document counts. */
+  async listCollections(input: { tenant_id: string; fleet_id?: string | null }): Promise<CollectionSummary[]> {
+    const where = new Where(input.tenant_id);
+    const fleet = fleetOf(input.fleet_id);
+    if (fleet) where.add((p) => `fleet_id = ${p}`, fleet);
+    const { rows } = await this.db.query(
+      `SELECT collection, count(*)::int AS count, max(updated_at) AS updated_at
+       FROM documents WHERE ${where} GROUP BY collection ORDER BY collection`, where.params);
+    return rows.map((r) => ({ collection: r.collection, count: Number(r.count), updated_at: iso(r.updated_at) }));
+  }
+
+  private async embedText(text: string): Promise<Float32Array> {
+    const [v] = await this.embedder.embed([text.slice(0, EMBED_MAX_CHARS)]);
+    return v;
+  }
+}
+
+/** The unique key of one document, matching the `documents_key` index. */
+function keyWhere(tenant: string, fleet: string | null, collection: string, docId: string): Where {
+  return new Where(tenant)
+    .add((p) => `coalesce(fleet_id, '') = ${p}`, fleet ?? '')
+    .add((p) => `collection = ${p}`, collection)
+    .add((p) => `doc_id = ${p}`, docId);
+}
+
+function protectedError(collection: string) {
+  return forbidden(
+    `Collection "${collection}" is managed by its own feature (system collections start with "_"; ` +
+      `"skills" and "ingest-sources" belong to the skills workflow and ingest) and cannot be written directly`,
+    { collection },
+  );
+}

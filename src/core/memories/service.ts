@@ -1,0 +1,569 @@
+// The memory record lifecycle: write, read, list, update, status, soft delete, aggregates.
+// Every method takes the resolved Caller and applies the tenant, agent, trust and visibility
+// rules itself, so the HTTP routes and the tool-call surface share one implementation.
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Db, Row } from '../../store/db.js';
+import { pgCode, UNIQUE_VIOLATION, vectorLiteral } from '../../store/db.js';
+import type { Embedder } from '../../providers/embedder/types.js';
+import type { EntityExtractor, Extraction } from '../../providers/entities/types.js';
+import type { EventBus } from '../../infra/bus/types.js';
+import { type Caller, isAdmin, requireAuth, requireTrust, resolveAgent, resolveTenant, TRUST } from '../caller.js';
+import { ApiError, badRequest, conflict, invalid, notFound } from '../../http/errors.js';
+import { linksFor, recordExtraction, withdrawMemory } from '../entities/store.js';
+import { contentHash, indexText, normaliseContent } from './content.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
+import { Params } from './params.js';
+import { buildListQuery, cursorCapable, listConditions, type ListFilter } from './query.js';
+import { DETAIL_COLUMNS, RECORD_COLUMNS, toDetail, toRecord } from './record.js';
+import { visibilityPredicate } from './visibility.js';
+import {
+  canonicalType, DEFAULT_VISIBILITY, DEFAULT_WEIGHT, SERVER_MEMORY_TYPES,
+  type CreateMemoryInput, type MemoryDetail, type MemoryRecord, type SortColumn, type SupersededEntry,
+  type UpdateMemoryInput, type Usage, type WrittenMemory,
+} from './types.js';
+
+export interface MemoryDeps {
+  db: Db;
+  embedder: Embedder;
+  entities: EntityExtractor;
+  bus: EventBus;
+  /** Non-deleted memories a tenant may hold. */
+  quotaPerTenant: number;
+  log?: Pick<Logger, 'warn'>;
+}
+
+export const MEMORY_WRITTEN = 'memory.written';
+
+/** Serialised metadata larger than this is refused: it is stored and returned with every record. */
+export const METADATA_MAX_BYTES = 64 * 1024;
+
+const EMPTY_EXTRACTION: Extraction = { entities: [], relations: [] };
+
+export interface ListQuery {
+  tenant_id?: string;
+  fleet_id?: string;
+  agent_id?: string;
+  filter_agent_id?: string;
+  memory_type?: string;
+  exclude_memory_types?: string[];
+  status?: string;
+  visibility?: string;
+  run_id?: string;
+  created_after?: string;
+  created_before?: string;
+  cursor?: string;
+  sort?: SortColumn;
+  order?: 'asc' | 'desc';
+  offset?: number;
+  limit?: number;
+  include_deleted?: boolean;
+}
+
+export interface Page {
+  items: MemoryRecord[];
+  next_cursor: string | null;
+}
+
+export interface DeleteWhere {
+  tenant_id: string;
+  fleet_id?: string;
+  agent_id?: string;
+  memory_type?: string;
+  status?: string;
+  exclude_ids?: string[];
+  metadata_filter?: Record<string, unknown>;
+}
+
+export interface StatsQuery {
+  tenant_id?: string;
+  fleet_id?: string;
+  agent_id?: string;
+  filter_agent_id?: string;
+  memory_type?: string;
+  status?: string;
+  include_deleted?: boolean;
+}
+
+export interface Stats {
+  total: number;
+  by_type: Record<string, number>;
+  by_agent: Record<string, number>;
+  by_status: Record<string, number>;
+  by_tenant?: Record<string, number>;
+  deleted?: number;
+  total_including_deleted?: number;
+}
+
+/** Splits repeated and comma-separated values (`?x=a&x=b,c`). */
+export function splitList(values: string[] | string | undefined): string[] {
+  if (values === undefined) return [];
+  return (Array.isArray(values) ? values : [values]).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+}
+
+class DuplicateContent extends Error {}
+
+function checkMetadata(metadata: unknown, loc: (string | number)[]) {
+  if (metadata == null) return;
+  const size = Buffer.byteLength(JSON.stringify(metadata), 'utf8');
+  if (size > METADATA_MAX_BYTES) {
+    throw invalid(loc, `metadata should be at most ${METADATA_MAX_BYTES} bytes as JSON (got ${size})`, 'too_long', null, { max_bytes: METADATA_MAX_BYTES });
+  }
+}
+
+function checkType(t: string | null | undefined, loc: (string | number)[]) {
+  if (t && (SERVER_MEMORY_TYPES as readonly string[]).includes(t)) {
+    throw invalid(loc, `memory_type "${t}" is produced by the server and cannot be written by a client`, 'enum', t);
+  }
+}
+
+function checkValidity(start: unknown, end: unknown, loc: (string | number)[]) {
+  if (start == null || end == null) return;
+  if (new Date(end as string).getTime() < new Date(start as string).getTime()) {
+    throw invalid(loc, 'ts_valid_end must not be before ts_valid_start', 'value_error', end);
+  }
+}
+
+const isContentDuplicate = (err: unknown) =>
+  pgCode(err) === UNIQUE_VIOLATION && ((err as { constraint?: string }).constraint ?? 'memories_content_unique') === 'memories_content_unique';
+
+export class MemoryService {
+  constructor(private deps: MemoryDeps) {}
+
+  // ---- identity -----------------------------------------------------------------------
+
+  /** Tenant and agent a change acts as; restricted (trust 0) keys are read-only. */
+  private writer(caller: Caller, tenant: string | undefined, agent: string | undefined) {
+    requireTrust(caller, TRUST.standard, 'Changing memories');
+    return { tenantId: resolveTenant(caller, tenant, 'write'), agentId: resolveAgent(caller, agent), admin: isAdmin(caller) };
+  }
+
+  private reader(caller: Caller, tenant: string | undefined, agent: string | undefined) {
+    return { tenantId: resolveTenant(caller, tenant, 'read'), agentId: resolveAgent(caller, agent), admin: isAdmin(caller) };
+  }
+
+  // ---- write --------------------------------------------------------------------------
+
+  async create(caller: Caller, input: CreateMemoryInput): Promise<WrittenMemory> {
+    const { tenantId, agentId } = this.writer(caller, input.tenant_id, input.agent_id);
+    if (!agentId) throw invalid(['body', 'agent_id'], 'Field required', 'missing');
+    const content = normaliseContent(input.content);
+    checkType(input.memory_type, ['body', 'memory_type']);
+    checkMetadata(input.metadata, ['body', 'metadata']);
+    checkValidity(input.ts_valid_start, input.ts_valid_end, ['body', 'ts_valid_end']);
+    const fleetId = input.fleet_id ?? null;
+    const hash = contentHash(content);
+    // Slow work first, outside the transaction: PGlite has one session and a pg transaction
+    // holds its row locks, so neither may wait on the embedder.
+    const { vector, extraction } = await this.enrich(indexText(input.title, content));
+    const id = randomUUID();
+    const quota = this.deps.quotaPerTenant;
+    let out: { row: Row; links: MemoryRecord['entity_links']; stored: number };
+    try {
+      out = await this.deps.db.tx(async (q) => {
+        const { rows: c } = await q.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM memories WHERE tenant_id = $1 AND deleted_at IS NULL`, [tenantId]);
+        const stored = Number(c[0].n);
+        if (stored >= quota) {
+          throw new ApiError(429, 'Too Many Requests',
+            `Tenant "${tenantId}" holds ${stored} memories, its quota of ${quota}; delete memories before writing more`,
+            { memories_stored: stored, memories_limit: quota, writes_remaining: 0 });
+        }
+        const p = new Params();
+        const values = [
+          p.add(id, 'uuid'), p.add(tenantId), p.add(fleetId), p.add(agentId),
+          p.add(canonicalType(input.memory_type ?? 'fact')), p.add(input.title ?? null), p.add(content), p.add(hash),
+          p.add(input.weight ?? DEFAULT_WEIGHT), p.add(input.source_uri ?? null), p.add(input.run_id ?? null),
+          p.add(JSON.stringify(input.metadata ?? {}), 'jsonb'), p.add(input.expires_at ?? null, 'timestamptz'),
+          p.add(input.subject_entity_id ?? null, 'uuid'), p.add(input.predicate ?? null), p.add(input.object_value ?? null),
+          p.add(input.ts_valid_start ?? null, 'timestamptz'), p.add(input.ts_valid_end ?? null, 'timestamptz'),
+          p.add(input.status ?? 'active'), p.add(input.visibility ?? DEFAULT_VISIBILITY),
+          p.add(vectorLiteral(vector), 'vector'), p.add(this.deps.embedder.modelId),
+        ];
+        let row: Row;
+        try {
+          ({ rows: [row] } = await q.query(
+            `INSERT INTO memories AS m (id, tenant_id, fleet_id, agent_id, memory_type, title, content, content_hash, weight,
+               source_uri, run_id, metadata, expires_at, subject_entity_id, predicate, object_value, ts_valid_start,
+               ts_valid_end, status, visibility, embedding, embedding_model)
+             VALUES (${values.join(', ')}) RETURNING ${RECORD_COLUMNS}`, p.values));
+        } catch (err) {
+          if (isContentDuplicate(err)) throw new DuplicateContent();
+          throw err;
+        }
+        const links = await recordExtraction(q, tenantId, id, extraction);
+        return { row, links, stored: stored + 1 };
+      });
+    } catch (err) {
+      if (err instanceof DuplicateContent) throw await this.duplicateError(tenantId, fleetId, hash, null);
+      throw err;
+    }
+    this.publish(tenantId, { memory_id: id, fleet_id: fleetId, agent_id: agentId, op: 'create' });
+    const usage: Usage = { memories_stored: out.stored, memories_limit: quota, writes_remaining: Math.max(quota - out.stored, 0) };
+    const superseded_by: SupersededEntry[] = [];
+    return { ...toRecord(out.row, out.links), superseded_by, usage };
+  }
+
+  /** Embedding and entities of a text. An extractor failure only loses the graph links; an embedder failure refuses the write. */
+  private async enrich(text: string): Promise<{ vector: Float32Array; extraction: Extraction }> {
+    const [vectors, extraction] = await Promise.all([
+      this.deps.embedder.embed([text]).catch((err) => {
+        this.deps.log?.warn({ err }, 'embedding failed');
+        throw new ApiError(503, 'Service Unavailable', 'The embedder is unavailable; retry later', {}, { 'retry-after': '1' });
+      }),
+      this.deps.entities.extract(text).catch((err) => {
+        this.deps.log?.warn({ err }, 'entity extraction failed');
+        return EMPTY_EXTRACTION;
+      }),
+    ]);
+    return { vector: vectors[0], extraction };
+  }
+
+  private async duplicateError(tenantId: string, fleetId: string | null, hash: string, selfId: string | null): Promise<ApiError> {
+    const { rows } = await this.deps.db.query<{ id: string }>(
+      `SELECT id FROM memories WHERE tenant_id = $1 AND coalesce(fleet_id, '') = $2 AND content_hash = $3
+         AND deleted_at IS NULL AND ($4::uuid IS NULL OR id <> $4::uuid) LIMIT 1`,
+      [tenantId, fleetId ?? '', hash, selfId]);
+    return conflict('A memory with exactly this content already exists in this tenant and fleet', { existing_id: rows[0]?.id ?? null });
+  }
+
+  private publish(tenantId: string, data: Record<string, unknown>) {
+    // Fire and forget: the write is committed; a bus problem shows in /health, not in this response.
+    this.deps.bus
+      .publish({ id: randomUUID(), type: MEMORY_WRITTEN, version: 1, tenant_id: tenantId, occurred_at: new Date().toISOString(), data })
+      .catch((err) => this.deps.log?.warn({ err }, 'publishing memory.written failed'));
+  }
+
+  // ---- read ---------------------------------------------------------------------------
+
+  async get(caller: Caller, id: string, q: { tenant_id?: string; agent_id?: string; include_deleted?: boolean }): Promise<MemoryDetail> {
+    const a = this.reader(caller, q.tenant_id, q.agent_id);
+    const p = new Params();
+    const w = [`m.tenant_id = ${p.add(a.tenantId)}`, `m.id = ${p.add(id, 'uuid')}`];
+    if (!q.include_deleted) w.push('m.deleted_at IS NULL');
+    const vis = visibilityPredicate(p, a.agentId, a.admin, 'm');
+    if (vis) w.push(vis);
+    const { rows } = await this.deps.db.query(`SELECT ${DETAIL_COLUMNS} FROM memories m WHERE ${w.join(' AND ')}`, p.values);
+    if (!rows[0]) throw notFound('Memory');
+    const links = await linksFor(this.deps.db, [a.tenantId], [id]);
+    return toDetail(rows[0], links.get(id) ?? []);
+  }
+
+  async list(caller: Caller, q: ListQuery): Promise<Page> {
+    const a = this.reader(caller, q.tenant_id, q.agent_id);
+    return this.page(q, { tenantId: a.tenantId, viewer: a.agentId, allVisibilities: false, authorId: q.filter_agent_id });
+  }
+
+  /** Admin list: every tenant unless one is named, every visibility; agent_id filters by author. */
+  async adminList(caller: Caller, q: ListQuery): Promise<Page> {
+    requireTrust(caller, TRUST.admin, 'Listing memories across tenants');
+    return this.page(q, { tenantId: q.tenant_id ?? null, viewer: null, allVisibilities: true, authorId: q.filter_agent_id ?? q.agent_id });
+  }
+
+  private async page(q: ListQuery, who: Pick<ListFilter, 'tenantId' | 'viewer' | 'allVisibilities' | 'authorId'>): Promise<Page> {
+    const sort = q.sort ?? 'created_at';
+    const order = q.order ?? 'desc';
+    const limit = q.limit ?? 50;
+    // The sort is checked before the cursor is decoded: a cursor with another sort is a 400 whatever it holds.
+    if (q.cursor !== undefined && !cursorCapable({ sort, order })) {
+      throw badRequest('cursor pagination works only with sort=created_at and order=desc; use offset with other sorts');
+    }
+    const cursor = q.cursor !== undefined ? decodeCursor(q.cursor) : undefined;
+    const { sql, params } = buildListQuery({
+      ...who,
+      fleetId: q.fleet_id, memoryType: q.memory_type, excludeTypes: splitList(q.exclude_memory_types), status: q.status,
+      visibility: q.visibility, runId: q.run_id, createdAfter: q.created_after, createdBefore: q.created_before,
+      includeDeleted: q.include_deleted ?? false,
+      sort, order, offset: q.offset ?? 0, limit,
+      cursor,
+    });
+    const { rows } = await this.deps.db.query(sql, params);
+    const more = rows.length > limit;
+    const page = more ? rows.slice(0, limit) : rows;
+    const links = await linksFor(this.deps.db, page.map((r) => r.tenant_id), page.map((r) => r.id));
+    const last = page[page.length - 1];
+    return {
+      items: page.map((r) => toRecord(r, links.get(r.id) ?? [])),
+      next_cursor: more && last && cursorCapable({ sort, order }) ? encodeCursor({ createdAt: last.cursor_ts, id: last.id }) : null,
+    };
+  }
+
+  // ---- update -------------------------------------------------------------------------
+
+  async update(
+    caller: Caller, id: string,
+    q: { tenant_id?: string; agent_id?: string; metadata_mode?: 'merge' | 'replace' }, body: UpdateMemoryInput,
+  ): Promise<MemoryRecord & { superseded_by: SupersededEntry[] }> {
+    const a = this.writer(caller, q.tenant_id, q.agent_id);
+    const { metadata_mode: bodyMode, ...fields } = body;
+    const mode = bodyMode ?? q.metadata_mode;
+    if (mode !== undefined && fields.metadata === undefined) {
+      throw invalid(bodyMode !== undefined ? ['body', 'metadata_mode'] : ['query', 'metadata_mode'],
+        'metadata_mode needs a metadata field in the body', 'missing', mode);
+    }
+    const provided = Object.keys(fields).filter((k) => (fields as Record<string, unknown>)[k] !== undefined);
+    if (provided.length === 0) {
+      throw invalid(['body'], 'Provide at least one field to change', 'missing', body ?? null);
+    }
+    const content = fields.content !== undefined ? normaliseContent(fields.content) : undefined;
+    checkType(fields.memory_type, ['body', 'memory_type']);
+    checkMetadata(fields.metadata, ['body', 'metadata']);
+    checkValidity(fields.ts_valid_start, fields.ts_valid_end, ['body', 'ts_valid_end']);
+
+    // A concurrent PATCH may change the text this one embedded; the guarded UPDATE notices and the PATCH reruns.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const p0 = new Params();
+      const w0 = [`m.tenant_id = ${p0.add(a.tenantId)}`, `m.id = ${p0.add(id, 'uuid')}`, 'm.deleted_at IS NULL'];
+      const vis0 = visibilityPredicate(p0, a.agentId, a.admin, 'm');
+      if (vis0) w0.push(vis0);
+      const { rows: cur } = await this.deps.db.query(
+        `SELECT m.title, m.content, m.content_hash, m.fleet_id, m.ts_valid_start, m.ts_valid_end
+         FROM memories m WHERE ${w0.join(' AND ')}`, p0.values);
+      if (!cur[0]) throw notFound('Memory');
+      const current = cur[0];
+      checkValidity(fields.ts_valid_start !== undefined ? fields.ts_valid_start : current.ts_valid_start,
+        fields.ts_valid_end !== undefined ? fields.ts_valid_end : current.ts_valid_end, ['body', 'ts_valid_end']);
+
+      const newHash = content !== undefined ? contentHash(content) : current.content_hash;
+      const newTitle = fields.title !== undefined ? fields.title : current.title;
+      const textChanged = newHash !== current.content_hash || (newTitle ?? null) !== (current.title ?? null);
+      const enriched = textChanged ? await this.enrich(indexText(newTitle, content ?? current.content)) : null;
+
+      const p = new Params();
+      const set: string[] = [];
+      const col = (name: string, value: unknown, cast?: string) => set.push(`${name} = ${p.add(value, cast)}`);
+      if (fields.title !== undefined) col('title', fields.title);
+      if (content !== undefined) {
+        col('content', content);
+        col('content_hash', newHash);
+      }
+      if (fields.metadata !== undefined) {
+        // Merge happens in SQL on the row's current value: concurrent merges of distinct keys all survive.
+        set.push(mode === 'replace'
+          ? `metadata = ${p.add(JSON.stringify(fields.metadata), 'jsonb')}`
+          : `metadata = m.metadata || ${p.add(JSON.stringify(fields.metadata), 'jsonb')}`);
+      }
+      if (fields.memory_type !== undefined) col('memory_type', canonicalType(fields.memory_type));
+      if (fields.weight !== undefined) col('weight', fields.weight);
+      if (fields.status !== undefined) col('status', fields.status);
+      if (fields.visibility !== undefined) col('visibility', fields.visibility);
+      if (fields.expires_at !== undefined) col('expires_at', fields.expires_at, 'timestamptz');
+      if (fields.source_uri !== undefined) col('source_uri', fields.source_uri);
+      if (fields.subject_entity_id !== undefined) col('subject_entity_id', fields.subject_entity_id, 'uuid');
+      if (fields.predicate !== undefined) col('predicate', fields.predicate);
+      if (fields.object_value !== undefined) col('object_value', fields.object_value);
+      if (fields.ts_valid_start !== undefined) col('ts_valid_start', fields.ts_valid_start, 'timestamptz');
+      if (fields.ts_valid_end !== undefined) col('ts_valid_end', fields.ts_valid_end, 'timestamptz');
+      if (enriched) {
+        col('embedding', vectorLiteral(enriched.vector), 'vector');
+        col('embedding_model', this.deps.embedder.modelId);
+      }
+      set.push('updated_at = now()');
+      const w = [`m.tenant_id = ${p.add(a.tenantId)}`, `m.id = ${p.add(id, 'uuid')}`, 'm.deleted_at IS NULL'];
+      const vis = visibilityPredicate(p, a.agentId, a.admin, 'm');
+      if (vis) w.push(vis);
+      if (enriched && content === undefined) w.push(`m.content_hash = ${p.add(current.content_hash)}`);
+      if (enriched && fields.title === undefined) w.push(`m.title IS NOT DISTINCT FROM ${p.add(current.title ?? null)}`);
+
+      let result: { row: Row; links: MemoryRecord['entity_links'] } | null;
+      try {
+        result = await this.deps.db.tx(async (tq) => {
+          let row: Row | undefined;
+          try {
+            ({ rows: [row] } = await tq.query(`UPDATE memories AS m SET ${set.join(', ')} WHERE ${w.join(' AND ')} RETURNING ${RECORD_COLUMNS}`, p.values));
+          } catch (err) {
+            if (isContentDuplicate(err)) throw new DuplicateContent();
+            throw err;
+          }
+          if (!row) return null;
+          if (enriched) {
+            await withdrawMemory(tq, a.tenantId, id);
+            return { row, links: await recordExtraction(tq, a.tenantId, id, enriched.extraction) };
+          }
+          return { row, links: (await linksFor(tq, [a.tenantId], [id])).get(id) ?? [] };
+        });
+      } catch (err) {
+        if (err instanceof DuplicateContent) throw await this.duplicateError(a.tenantId, current.fleet_id, newHash, id);
+        throw err;
+      }
+      if (!result) {
+        if (enriched) continue; // the text changed under us (or the row went away): look again
+        throw notFound('Memory');
+      }
+      if (enriched) {
+        this.publish(a.tenantId, { memory_id: id, fleet_id: result.row.fleet_id ?? null, agent_id: result.row.agent_id, op: 'update' });
+      }
+      return { ...toRecord(result.row, result.links), superseded_by: [] };
+    }
+    throw conflict('The memory kept changing while this update ran; retry');
+  }
+
+  async setStatus(caller: Caller, id: string, q: { tenant_id?: string; agent_id?: string }, status: string) {
+    const a = this.writer(caller, q.tenant_id, q.agent_id);
+    const p = new Params();
+    const w = [`o.tenant_id = ${p.add(a.tenantId)}`, `o.id = ${p.add(id, 'uuid')}`, 'o.deleted_at IS NULL'];
+    const vis = visibilityPredicate(p, a.agentId, a.admin, 'o');
+    if (vis) w.push(vis);
+    // The sub-select locks the row and reads the status before the update changes it.
+    const { rows } = await this.deps.db.query<{ id: string; status: string; previous_status: string }>(
+      `UPDATE memories AS m SET status = ${p.add(status)}, updated_at = now()
+       FROM (SELECT o.id, o.status FROM memories o WHERE ${w.join(' AND ')} FOR UPDATE) AS old
+       WHERE m.tenant_id = $1 AND m.id = old.id
+       RETURNING m.id, m.status, old.status AS previous_status`, p.values);
+    if (!rows[0]) throw notFound('Memory');
+    return rows[0];
+  }
+
+  // ---- delete -------------------------------------------------------------------------
+
+  async remove(caller: Caller, id: string, q: { tenant_id?: string; agent_id?: string }): Promise<void> {
+    const a = this.writer(caller, q.tenant_id, q.agent_id);
+    const n = await this.softDelete(a, (p) => [`m.id = ${p.add(id, 'uuid')}`]);
+    if (n === 0) throw notFound('Memory');
+  }
+
+  /**
+   * Soft-deletes every matching memory the caller can see. `agent_id` filters by author; an
+   * agent-scoped key without it deletes only its own memories (never a whole team's at once).
+   */
+  async removeWhere(caller: Caller, f: DeleteWhere): Promise<number> {
+    const a = this.writer(caller, f.tenant_id, f.agent_id);
+    return this.softDelete(a, (p) => {
+      const w: string[] = [];
+      if (f.fleet_id !== undefined) w.push(`m.fleet_id = ${p.add(f.fleet_id)}`);
+      if (a.agentId) w.push(`m.agent_id = ${p.add(a.agentId)}`);
+      if (f.memory_type !== undefined) w.push(`m.memory_type = ${p.add(canonicalType(f.memory_type))}`);
+      if (f.status !== undefined) w.push(`m.status = ${p.add(f.status)}`);
+      if (f.exclude_ids?.length) w.push(`m.id <> ALL(${p.add(f.exclude_ids, 'uuid[]')})`);
+      if (f.metadata_filter && Object.keys(f.metadata_filter).length) {
+        w.push(`m.metadata @> ${p.add(JSON.stringify(f.metadata_filter), 'jsonb')}`);
+      }
+      return w;
+    });
+  }
+
+  async bulkDelete(caller: Caller, body: { tenant_id: string; ids: string[]; agent_id?: string }): Promise<number> {
+    const a = this.writer(caller, body.tenant_id, body.agent_id);
+    const ids = [...new Set(body.ids.map((i) => i.toLowerCase()))];
+    return this.softDelete(a, (p) => [`m.id = ANY(${p.add(ids, 'uuid[]')})`]);
+  }
+
+  /** Shared soft delete: tenant, not-yet-deleted and visibility always apply; `where` adds the selection. */
+  private async softDelete(a: { tenantId: string; agentId: string | null; admin: boolean }, where: (p: Params) => string[]) {
+    const p = new Params();
+    const w = [`m.tenant_id = ${p.add(a.tenantId)}`, 'm.deleted_at IS NULL', ...where(p)];
+    const vis = visibilityPredicate(p, a.agentId, a.admin, 'm');
+    if (vis) w.push(vis);
+    const { rowCount } = await this.deps.db.query(`UPDATE memories AS m SET deleted_at = now(), updated_at = now() WHERE ${w.join(' AND ')}`, p.values);
+    return rowCount;
+  }
+
+  // ---- aggregates ---------------------------------------------------------------------
+
+  async stats(caller: Caller, q: StatsQuery): Promise<Stats> {
+    const a = this.reader(caller, q.tenant_id, q.agent_id);
+    return this.aggregate({
+      tenantId: a.tenantId, viewer: a.agentId, allVisibilities: false, fleetId: q.fleet_id, authorId: q.filter_agent_id,
+      memoryType: q.memory_type, status: q.status, includeDeleted: q.include_deleted ?? false,
+    }, false);
+  }
+
+  async adminStats(caller: Caller, q: { tenant_id?: string; fleet_id?: string; include_deleted?: boolean }): Promise<Stats> {
+    requireTrust(caller, TRUST.admin, 'Memory statistics across tenants');
+    return this.aggregate({
+      tenantId: q.tenant_id ?? null, viewer: null, allVisibilities: true, fleetId: q.fleet_id, includeDeleted: q.include_deleted ?? false,
+    }, true);
+  }
+
+  private async aggregate(f: ListFilter, byTenant: boolean): Promise<Stats> {
+    const p = new Params();
+    const w = listConditions(p, f);
+    const dims = ['memory_type', 'agent_id', 'status', ...(byTenant ? ['tenant_id'] : [])];
+    const { rows } = await this.deps.db.query(
+      `SELECT ${dims.map((d) => `m.${d}, GROUPING(m.${d}) AS g_${d}`).join(', ')},
+         count(*) FILTER (WHERE m.deleted_at IS NULL)::int AS live,
+         count(*) FILTER (WHERE m.deleted_at IS NOT NULL)::int AS deleted
+       FROM memories m ${w.length ? `WHERE ${w.join(' AND ')}` : ''}
+       GROUP BY GROUPING SETS (${dims.map((d) => `(m.${d})`).join(', ')}, ())`, p.values);
+    const out: Stats = { total: 0, by_type: {}, by_agent: {}, by_status: {} };
+    const buckets: Record<string, Record<string, number>> = { memory_type: out.by_type, agent_id: out.by_agent, status: out.by_status };
+    if (byTenant) buckets.tenant_id = out.by_tenant = {};
+    let deleted = 0;
+    for (const r of rows) {
+      const grouped = dims.filter((d) => Number(r[`g_${d}`]) === 0);
+      if (grouped.length === 0) {
+        out.total = Number(r.live);
+        deleted = Number(r.deleted);
+      } else if (grouped.length === 1 && Number(r.live) > 0) {
+        buckets[grouped[0]][r[grouped[0]]] = Number(r.live);
+      }
+    }
+    if (f.includeDeleted) {
+      out.deleted = deleted;
+      out.total_including_deleted = out.total + deleted;
+    }
+    return out;
+  }
+
+  /** Active, non-deleted memories the caller can see. */
+  async count(caller: Caller, q: { tenant_id?: string; fleet_id?: string; agent_id?: string }): Promise<number> {
+    const a = this.reader(caller, q.tenant_id, q.agent_id);
+    const p = new Params();
+    const w = listConditions(p, { tenantId: a.tenantId, viewer: a.agentId, allVisibilities: false, fleetId: q.fleet_id, includeDeleted: false });
+    w.push(`m.status = 'active'`);
+    const { rows } = await this.deps.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM memories m WHERE ${w.join(' AND ')}`, p.values);
+    return Number(rows[0].n);
+  }
+
+  /** Tenants that hold memories: all of them for an admin, otherwise the caller's own and readable ones. */
+  async tenants(caller: Caller): Promise<string[]> {
+    requireAuth(caller);
+    if (isAdmin(caller)) return this.allTenants();
+    const candidates = [...new Set([caller.tenantId, ...caller.readableTenants].filter((t): t is string => !!t))];
+    const { rows } = await this.deps.db.query<{ t: string }>(
+      `SELECT c.t FROM unnest($1::text[]) AS c(t)
+       WHERE EXISTS (SELECT 1 FROM memories m WHERE m.tenant_id = c.t AND m.deleted_at IS NULL)
+       ORDER BY c.t`, [candidates]);
+    return rows.map((r) => r.t);
+  }
+
+  async adminTenants(caller: Caller): Promise<string[]> {
+    requireTrust(caller, TRUST.admin, 'Listing all tenants');
+    return this.allTenants();
+  }
+
+  private async allTenants(): Promise<string[]> {
+    // A skip scan over the (tenant_id, deleted_at, id) index: one probe per tenant, not one per row.
+    const { rows } = await this.deps.db.query<{ tenant_id: string }>(
+      `WITH RECURSIVE t(tenant_id) AS (
+         (SELECT m.tenant_id FROM memories m WHERE m.deleted_at IS NULL ORDER BY m.tenant_id LIMIT 1)
+         UNION ALL
+         SELECT (SELECT m.tenant_id FROM memories m WHERE m.deleted_at IS NULL AND m.tenant_id > t.tenant_id
+                 ORDER BY m.tenant_id LIMIT 1)
+         FROM t WHERE t.tenant_id IS NOT NULL)
+       SELECT tenant_id FROM t WHERE tenant_id IS NOT NULL`);
+    return rows.map((r) => r.tenant_id);
+  }
+
+  /** Fleets of a tenant with their non-deleted memory counts (memories without a fleet are not listed). */
+  async fleets(caller: Caller, q: { tenant_id?: string; agent_id?: string }): Promise<{ fleet_id: string; count: number }[]> {
+    const a = this.reader(caller, q.tenant_id, q.agent_id);
+    return this.fleetCounts(a.tenantId, a.agentId, false) as Promise<{ fleet_id: string; count: number }[]>;
+  }
+
+  async adminFleets(caller: Caller, q: { tenant_id?: string }): Promise<{ tenant_id: string; fleet_id: string; count: number }[]> {
+    requireTrust(caller, TRUST.admin, 'Listing fleets across tenants');
+    return this.fleetCounts(q.tenant_id ?? null, null, true) as Promise<{ tenant_id: string; fleet_id: string; count: number }[]>;
+  }
+
+  private async fleetCounts(tenantId: string | null, viewer: string | null, admin: boolean) {
+    const p = new Params();
+    const w = listConditions(p, { tenantId, viewer, allVisibilities: admin, includeDeleted: false });
+    w.push('m.fleet_id IS NOT NULL');
+    const { rows } = await this.deps.db.query(
+      `SELECT m.tenant_id, m.fleet_id, count(*)::int AS count FROM memories m WHERE ${w.join(' AND ')}
+       GROUP BY m.tenant_id, m.fleet_id ORDER BY m.tenant_id, m.fleet_id`, p.values);
+    return rows.map((r) => (admin ? { tenant_id: r.tenant_id, fleet_id: r.fleet_id, count: Number(r.count) } : { fleet_id: r.fleet_id, count: Number(r.count) }));
+  }
+}
+

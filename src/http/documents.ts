@@ -1,0 +1,193 @@
+// Documents (spec 4.3): JSON documents in collections, equality queries and hybrid search.
+import type { FastifyPluginAsync } from 'fastify';
+import { Type, type Static } from 'typebox';
+import type { Services } from '../services.js';
+import { requireTrust, resolveTenant, TRUST } from '../core/caller.js';
+import { DOC_MAX_BYTES, QUERY_LIMIT, QUERY_MAX_CHARS, TOP_K } from '../core/documents/index.js';
+import { notFound } from './errors.js';
+import { AnyObject, DateTime, Ident, Slug, TenantId, errorResponses } from './schemas.js';
+
+const CollectionName = Type.String({
+  pattern: '^_?[a-z0-9][a-z0-9._-]{0,99}$',
+  description: 'Collection name; names starting with "_" are system collections',
+});
+const FleetId = Type.Optional(Ident);
+
+const DocumentRecord = Type.Object({
+  tenant_id: Type.String(),
+  fleet_id: Type.Union([Type.String(), Type.Null()]),
+  collection: Type.String(),
+  doc_id: Type.String(),
+  data: AnyObject,
+  created_at: DateTime,
+  updated_at: DateTime,
+}, { $id: 'Document' });
+
+const WriteBody = Type.Object({
+  tenant_id: TenantId,
+  fleet_id: FleetId,
+  collection: CollectionName,
+  doc_id: Slug,
+  data: Type.Object({}, { additionalProperties: true, description: 'The document; replaces any stored one whole' }),
+  text_fields: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+    minItems: 1, maxItems: 50,
+    description: 'Fields (dotted paths allowed) whose strings are embedded and keyword-indexed; default: every string value',
+  })),
+}, { additionalProperties: false });
+
+const KeyParams = Type.Object({ collection: CollectionName, doc_id: Slug });
+const KeyQuery = Type.Object({ tenant_id: TenantId, fleet_id: FleetId });
+
+const QueryBody = Type.Object({
+  tenant_id: TenantId,
+  fleet_id: Type.Optional(Ident),
+  collection: CollectionName,
+  filter: Type.Optional(Type.Object({}, {
+    additionalProperties: true,
+    description: 'Field equality, all must hold. Nested fields by dotted key ("a.b") or nested object; arrays match by containment',
+  })),
+  limit: Type.Optional(Type.Integer({ minimum: QUERY_LIMIT.min, maximum: QUERY_LIMIT.max, default: QUERY_LIMIT.default })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+}, { additionalProperties: false });
+
+const SearchBody = Type.Object({
+  tenant_id: TenantId,
+  query: Type.String({ minLength: 1, maxLength: QUERY_MAX_CHARS }),
+  collection: Type.Optional(CollectionName),
+  fleet_id: Type.Optional(Ident),
+  top_k: Type.Optional(Type.Integer({ minimum: TOP_K.min, maximum: TOP_K.max, default: TOP_K.default })),
+}, { additionalProperties: false });
+
+const SearchHit = Type.Object({
+  collection: Type.String(),
+  doc_id: Type.String(),
+  fleet_id: Type.Union([Type.String(), Type.Null()]),
+  data: AnyObject,
+  score: Type.Number({ description: 'Reciprocal-rank-fusion score of the semantic and keyword legs' }),
+  similarity: Type.Number({ description: 'Cosine similarity of the document to the query' }),
+});
+
+const CollectionsQuery = Type.Object({ tenant_id: TenantId, fleet_id: FleetId });
+
+// Envelope fields around `data` need little room beyond the document cap.
+const WRITE_BODY_LIMIT = DOC_MAX_BYTES + 64 * 1024;
+const READ_BODY_LIMIT = 256 * 1024;
+
+export const documentRoutes = (s: Services): FastifyPluginAsync => async (app) => {
+  app.addSchema(DocumentRecord);
+  const tags = ['documents'];
+  const docRef = Type.Ref('Document');
+
+  app.post('/api/v1/documents', {
+    bodyLimit: WRITE_BODY_LIMIT,
+    schema: {
+      tags, summary: 'Write (create or replace) a document',
+      description:
+        'Upserts the document (tenant, fleet, collection, doc_id). Answers 201 when it was created and 200 when an ' +
+        'existing one was replaced. `data` is stored whole (no merge) and may be up to 1 MiB as JSON (413 beyond). ' +
+        'Collections starting with "_" and the collections "skills" and "ingest-sources" are written only by their ' +
+        'own features (403).',
+      body: WriteBody,
+      response: {
+        200: Type.Intersect([docRef, Type.Object({ created: Type.Boolean() })]),
+        201: Type.Intersect([docRef, Type.Object({ created: Type.Boolean() })]),
+        ...errorResponses(413),
+      },
+    },
+  }, async (req, reply) => {
+    const body = req.body as Static<typeof WriteBody>;
+    const tenant = resolveTenant(req.caller, body.tenant_id, 'write');
+    requireTrust(req.caller, TRUST.standard, 'Writing documents');
+    const doc = await s.documents.write({ ...body, data: body.data as Record<string, unknown>, tenant_id: tenant });
+    return reply.code(doc.created ? 201 : 200).send(doc);
+  });
+
+  app.post('/api/v1/documents/query', {
+    bodyLimit: READ_BODY_LIMIT,
+    config: { rate: 'other' },
+    schema: {
+      tags, summary: 'Query a collection by field equality',
+      description:
+        'Documents of one collection whose fields equal all of `filter` (dotted keys or nested objects reach nested ' +
+        'fields; an array field matches when it contains the given items). Without fleet_id, documents of every ' +
+        'fleet are included. Ordered by doc_id; `count` is the total number of matches, not the page size.',
+      body: QueryBody,
+      response: { 200: Type.Object({ items: Type.Array(docRef), count: Type.Integer() }), ...errorResponses() },
+    },
+  }, async (req) => {
+    const body = req.body as Static<typeof QueryBody>;
+    const tenant = resolveTenant(req.caller, body.tenant_id, 'read');
+    return s.documents.query({ ...body, filter: body.filter as Record<string, unknown> | undefined, tenant_id: tenant });
+  });
+
+  app.post('/api/v1/documents/search', {
+    bodyLimit: READ_BODY_LIMIT,
+    config: { rate: 'search' },
+    schema: {
+      tags, summary: 'Semantic plus keyword search over documents',
+      description:
+        'Ranks documents by reciprocal-rank fusion of a semantic leg (embedding similarity) and a keyword leg ' +
+        '(full text; documents holding every term first, then those holding any). Without `collection`, searches ' +
+        'every collection except system ones (starting with "_"); without fleet_id, every fleet.',
+      body: SearchBody,
+      response: { 200: Type.Object({ items: Type.Array(SearchHit) }), ...errorResponses() },
+    },
+  }, async (req) => {
+    const body = req.body as Static<typeof SearchBody>;
+    const tenant = resolveTenant(req.caller, body.tenant_id, 'read');
+    return { items: await s.documents.search({ ...body, tenant_id: tenant }) };
+  });
+
+  app.get('/api/v1/documents/collections', {
+    schema: {
+      tags, summary: 'Collections of a tenant with document counts',
+      description: 'With fleet_id, only documents of that fleet are counted.',
+      querystring: CollectionsQuery,
+      response: {
+        200: Type.Object({
+          collections: Type.Array(Type.Object({ collection: Type.String(), count: Type.Integer(), updated_at: DateTime })),
+        }),
+        ...errorResponses(),
+      },
+    },
+  }, async (req) => {
+    const q = req.query as Static<typeof CollectionsQuery>;
+    const tenant = resolveTenant(req.caller, q.tenant_id, 'read');
+    return { collections: await s.documents.listCollections({ tenant_id: tenant, fleet_id: q.fleet_id }) };
+  });
+
+  app.get('/api/v1/documents/:collection/:doc_id', {
+    schema: {
+      tags, summary: 'Read a document',
+      description: 'Without fleet_id, reads the tenant-wide document (the one written without a fleet).',
+      params: KeyParams,
+      querystring: KeyQuery,
+      response: { 200: docRef, ...errorResponses(404) },
+    },
+  }, async (req) => {
+    const p = req.params as Static<typeof KeyParams>;
+    const q = req.query as Static<typeof KeyQuery>;
+    const tenant = resolveTenant(req.caller, q.tenant_id, 'read');
+    const doc = await s.documents.read({ tenant_id: tenant, fleet_id: q.fleet_id, collection: p.collection, doc_id: p.doc_id });
+    if (!doc) throw notFound('Document');
+    return doc;
+  });
+
+  app.delete('/api/v1/documents/:collection/:doc_id', {
+    schema: {
+      tags, summary: 'Delete a document',
+      description: 'Deletes the document for good. Without fleet_id, deletes the tenant-wide document.',
+      params: KeyParams,
+      querystring: KeyQuery,
+      response: { 204: Type.Null(), ...errorResponses(404) },
+    },
+  }, async (req, reply) => {
+    const p = req.params as Static<typeof KeyParams>;
+    const q = req.query as Static<typeof KeyQuery>;
+    const tenant = resolveTenant(req.caller, q.tenant_id, 'write');
+    requireTrust(req.caller, TRUST.standard, 'Deleting documents');
+    const gone = await s.documents.delete({ tenant_id: tenant, fleet_id: q.fleet_id, collection: p.collection, doc_id: p.doc_id });
+    if (!gone) throw notFound('Document');
+    return reply.code(204).send();
+  });
+};

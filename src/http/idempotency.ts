@@ -1,0 +1,73 @@
+// Applies Idempotency-Key to routes that opt in with `config.idempotent: true`.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Services } from '../services.js';
+import { fingerprint, Idempotency, isFinal } from '../core/idempotency.js';
+import { conflict, invalid, ApiError } from './errors.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    idempotent?: boolean;
+  }
+  interface FastifyRequest {
+    idem?: { scope: string; key: string; fp: string };
+  }
+}
+
+const MAX_KEY = 255;
+const REPLAYED_HEADERS = ['content-type', 'location', 'retry-after'];
+
+export function registerIdempotency(app: FastifyInstance, s: Services) {
+  const idem = new Idempotency(s.cache);
+
+  app.addHook('preHandler', async (req: FastifyRequest, reply: FastifyReply) => {
+    if (!req.routeOptions.config?.idempotent) return;
+    const raw = req.headers['idempotency-key'];
+    const key = Array.isArray(raw) ? raw[0] : raw;
+    if (key === undefined) return;
+    if (key.length === 0 || key.length > MAX_KEY) {
+      throw invalid(['header', 'idempotency-key'], `Idempotency-Key must be 1 to ${MAX_KEY} characters`, 'string_too_long', key, { max_length: MAX_KEY });
+    }
+    // Keys are per caller: two tenants using the same key never see each other's responses.
+    const scope = `${req.caller.tenantId}:${req.caller.keyId ?? req.caller.agentId ?? ''}:${req.routeOptions.url}`;
+    const fp = fingerprint([req.method, req.url, req.body ?? null]);
+    let claim;
+    try {
+      claim = await idem.claim(scope, key, fp);
+    } catch (err) {
+      req.log.warn({ err }, 'idempotency store unavailable');
+      throw new ApiError(503, 'Service Unavailable', 'The idempotency store is unavailable; retry later', {}, { 'retry-after': '1' });
+    }
+    if (claim.kind === 'mismatch') {
+      throw invalid(['header', 'idempotency-key'], 'This Idempotency-Key was already used with a different request body', 'idempotency_key_reused', key);
+    }
+    if (claim.kind === 'in_flight') throw conflict('A request with this Idempotency-Key is still being processed; retry later');
+    if (claim.kind === 'replay') {
+      const r = claim.response;
+      for (const [h, v] of Object.entries(r.headers)) reply.header(h, v);
+      reply.header('idempotent-replayed', 'true');
+      return reply.code(r.status).send(r.body);
+    }
+    req.idem = { scope, key, fp };
+  });
+
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (!req.idem) return payload;
+    const { scope, key, fp } = req.idem;
+    req.idem = undefined;
+    try {
+      if (isFinal(reply.statusCode)) {
+        const headers: Record<string, string> = {};
+        for (const h of REPLAYED_HEADERS) {
+          const v = reply.getHeader(h);
+          if (v !== undefined) headers[h] = String(v);
+        }
+        await idem.complete(scope, key, fp, { status: reply.statusCode, headers, body: typeof payload === 'string' ? payload : String(payload ?? '') });
+      } else {
+        await idem.release(scope, key);
+      }
+    } catch (err) {
+      req.log.warn({ err }, 'could not store idempotent response');
+    }
+    return payload;
+  });
+}

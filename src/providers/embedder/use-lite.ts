@@ -1,0 +1,65 @@
+// Universal Sentence Encoder Lite (512-d) served by a pool of worker threads, so model
+// inference (tens of ms per batch) never runs on the event loop.
+import type { Embedder } from './types.js';
+import { WorkerPool, workerUrl, type WorkerPoolStats } from './pool.js';
+import { chunk } from './vector.js';
+
+export interface UseLiteOptions {
+  /** Worker threads, each with its own copy of the model (~100 MB RSS each). Default 2. */
+  workers?: number;
+  /** Texts per worker job. 16 measured best on this model; larger batches pad to the longest text. */
+  batchSize?: number;
+  /** Characters kept per text; the tokenizer is linear in length and meaning is diluted long before. */
+  maxChars?: number;
+}
+
+export class UseLiteEmbedder implements Embedder {
+  readonly modelId = 'use-lite';
+  readonly dim = 512;
+  private readonly pool: WorkerPool<string, Float32Array>;
+  private readonly workers: number;
+  private readonly batchSize: number;
+  private readonly maxChars: number;
+
+  constructor(opts: UseLiteOptions = {}) {
+    this.workers = opts.workers ?? 2;
+    this.batchSize = opts.batchSize ?? 16;
+    this.maxChars = opts.maxChars ?? 20_000;
+    this.pool = new WorkerPool({
+      name: 'use-lite embedder',
+      url: workerUrl('use-lite-worker', import.meta.url),
+      size: this.workers,
+      maxBatch: this.batchSize,
+    });
+  }
+
+  init(): Promise<void> {
+    return this.pool.start();
+  }
+
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    if (texts.length === 0) return [];
+    const clean = texts.map((t) => (t.length > this.maxChars ? t.slice(0, this.maxChars) : t));
+    // Small inputs are split evenly so every worker gets a share; large ones in batchSize chunks.
+    // Concurrent small calls are merged by the pool up to batchSize.
+    const size = Math.max(1, Math.min(this.batchSize, Math.ceil(clean.length / this.workers)));
+    const parts = await Promise.all(chunk(clean, size).map((c) => this.pool.run(c)));
+    const out = parts.flat();
+    if (out.length !== texts.length) throw new Error(`use-lite embedder returned ${out.length} vectors for ${texts.length} texts`);
+    return out;
+  }
+
+  /** Pool state, for /status and tests. */
+  stats(): WorkerPoolStats {
+    return this.pool.stats();
+  }
+
+  /** Replaces worker `index` (its in-flight job fails with WorkerCrashError). */
+  recycleWorker(index: number): void {
+    this.pool.recycle(index);
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}

@@ -1,0 +1,92 @@
+// Composes the running service from the configuration: storage, providers, infra and
+// the core services. Everything is passed explicitly; nothing lives in module state.
+import { mkdirSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import pino, { type Logger } from 'pino';
+import type { Config } from './config.js';
+import { KeyService } from './core/keys.js';
+import { MemoryService } from './core/memories/service.js';
+import { DocumentService } from './core/documents/service.js';
+import type { Db } from './store/db.js';
+import { PgDb } from './store/pg.js';
+import { PgliteDb } from './store/pglite.js';
+import { migrate } from './store/migrate.js';
+import type { Embedder } from './providers/embedder/types.js';
+import { createEmbedder } from './providers/embedder/index.js';
+import type { EntityExtractor } from './providers/entities/types.js';
+import { createEntityExtractor } from './providers/entities/index.js';
+import type { Cache } from './infra/cache/types.js';
+import { createCache } from './infra/cache/index.js';
+import type { EventBus } from './infra/bus/types.js';
+import { createBus } from './infra/bus/index.js';
+import { checkEmbedderMatches } from './store/meta.js';
+import { claimDataDir } from './store/dir-lock.js';
+import { scheduleMaintenance } from './store/maintenance.js';
+
+export interface Services {
+  config: Config;
+  log: Logger;
+  db: Db;
+  keys: KeyService;
+  memories: MemoryService;
+  documents: DocumentService;
+  embedder: Embedder;
+  entities: EntityExtractor;
+  cache: Cache;
+  bus: EventBus;
+  /** Symbolic tags of non-critical providers that failed to start (never raw messages). */
+  initErrors: string[];
+  startedAt: Date;
+  close(): Promise<void>;
+}
+
+export function openDb(config: Config): Db {
+  if (config.databaseUrl) return new PgDb(config.databaseUrl, config.databasePoolMax);
+  mkdirSync(config.dataDir, { recursive: true });
+  const release = claimDataDir(config.dataDir);
+  const db = new PgliteDb(`${config.dataDir}/pg`);
+  const close = db.close.bind(db);
+  db.close = async () => {
+    await close();
+    release();
+  };
+  return db;
+}
+
+export interface ServiceOverrides {
+  db?: Db;
+  embedder?: Embedder;
+  log?: Logger;
+}
+
+export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
+  const log = overrides.log ?? pino({ level: config.logLevel });
+  const db = overrides.db ?? openDb(config);
+  const embedder = overrides.embedder ?? createEmbedder(config);
+  const initErrors: string[] = [];
+  await embedder.init();
+  await migrate(db, { embeddingDim: embedder.dim });
+  await checkEmbedderMatches(db, embedder);
+  const cache = createCache({ redisUrl: config.redisUrl, keyPrefix: config.cachePrefix });
+  const bus = createBus({ natsUrl: config.natsUrl, stream: config.natsStream });
+  await bus.start();
+  const entities = createEntityExtractor();
+  const keys = new KeyService(db);
+  const memories = new MemoryService({ db, embedder, entities, bus, quotaPerTenant: config.quotaPerTenant, log: log.child({ component: 'memories' }) });
+  const documents = new DocumentService({ db, embedder });
+  const stopMaintenance = scheduleMaintenance(db, undefined, (err) => log.warn({ err }, 'vacuum failed'));
+  const services: Services = {
+    config, log, db, keys, memories, documents, embedder, entities, cache, bus, initErrors,
+    startedAt: new Date(),
+    async close() {
+      stopMaintenance();
+      await bus.close().catch(() => undefined);
+      await cache.close().catch(() => undefined);
+      await embedder.close().catch(() => undefined);
+      await db.close().catch(() => undefined);
+    },
+  };
+  return services;
+}
+
+export const newId = () => randomUUID();

@@ -1,0 +1,43 @@
+// The small storage interface every core service talks to. Two implementations:
+// PGlite in a worker thread (embedded default) and node-postgres (DATABASE_URL).
+
+export type Row = Record<string, any>;
+
+export interface QueryResult<T = Row> {
+  rows: T[];
+  rowCount: number;
+}
+
+export interface Queryable {
+  query<T = Row>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'pg';
+  /** Runs fn inside one transaction; commits when it resolves, rolls back when it throws. */
+  tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  /** Cheap liveness probe used by /health. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Postgres error with its SQLSTATE code, whichever driver raised it. */
+export function pgCode(err: unknown): string | undefined {
+  return typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;
+}
+
+export const UNIQUE_VIOLATION = '23505';
+
+/** pgvector text literal for a vector parameter (`$n::vector`). */
+export function vectorLiteral(v: ArrayLike<number>): string {
+  let s = '[';
+  for (let i = 0; i < v.length; i++) s += (i ? ',' : '') + (Math.round(v[i] * 1e7) / 1e7);
+  return s + ']';
+}
+
+export function parseVector(v: unknown): number[] | null {
+  if (v == null) return null;
+  if (Array.isArray(v)) return v as number[];
+  const s = String(v);
+  return s.length <= 2 ? [] : s.slice(1, -1).split(',').map(Number);
+}

@@ -1,0 +1,61 @@
+// Postgres server through node-postgres (DATABASE_URL). Needs the vector extension.
+import pg from 'pg';
+import type { Db, Queryable, QueryResult, Row } from './db.js';
+
+// Return timestamps as Date, bigint counts as numbers (counts here stay far below 2^53).
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export class PgDb implements Db {
+  readonly kind = 'pg' as const;
+  private pool: pg.Pool;
+
+  constructor(url: string, max = 10) {
+    this.pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000 });
+    // An idle client losing its connection must not crash the process; /health reports it.
+    this.pool.on('error', () => undefined);
+  }
+
+  async query<T = Row>(sql: string, params?: unknown[]): Promise<QueryResult<T>> {
+    const res = await this.pool.query(sql, params as any[]);
+    return { rows: res.rows as T[], rowCount: res.rowCount ?? res.rows.length };
+  }
+
+  async tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    const q: Queryable = {
+      query: async (sql, params) => {
+        const res = await client.query(sql, params as any[]);
+        return { rows: res.rows, rowCount: res.rowCount ?? res.rows.length };
+      },
+    };
+    try {
+      await client.query('BEGIN');
+      const out = await fn(q);
+      await client.query('COMMIT');
+      client.release();
+      return out;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      client.release();
+      throw err;
+    }
+  }
+
+  async ping(): Promise<boolean> {
+    try {
+      await this.pool.query('SELECT 1');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private closed = false;
+
+  /** Idempotent, like PgliteDb.close: owners and the services both close on shutdown. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end();
+  }
+}

@@ -1,0 +1,55 @@
+// Hosts PGlite in its own thread: an in-process PGlite blocks the event loop for
+// the whole length of every query. Messages: {id, op, sql?, params?} → {id, ok, result|error}.
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
+
+interface Request { id: number; op: 'query' | 'exec' | 'close' | 'dump'; sql?: string; params?: unknown[] }
+
+const { dataDir, loadFrom } = workerData as { dataDir?: string; loadFrom?: Uint8Array };
+
+const ready = PGlite.create({
+  dataDir,
+  extensions: { vector },
+  loadDataDir: loadFrom ? new Blob([loadFrom]) : undefined,
+});
+
+function serializeError(err: any) {
+  return {
+    message: String(err?.message ?? err),
+    code: err?.code,
+    detail: err?.detail,
+    constraint: err?.constraint,
+  };
+}
+
+parentPort!.on('message', async (msg: Request) => {
+  try {
+    const db = await ready;
+    if (msg.op === 'close') {
+      await db.close();
+      parentPort!.postMessage({ id: msg.id, ok: true, result: null });
+      return;
+    }
+    if (msg.op === 'dump') {
+      // A tarball of the data dir: tests start many databases from one migrated template.
+      const blob = await db.dumpDataDir('none');
+      const bytes = new Uint8Array(await blob.arrayBuffer());
+      parentPort!.postMessage({ id: msg.id, ok: true, result: bytes }, [bytes.buffer]);
+      return;
+    }
+    if (msg.op === 'exec') {
+      await db.exec(msg.sql!);
+      parentPort!.postMessage({ id: msg.id, ok: true, result: { rows: [], rowCount: 0 } });
+      return;
+    }
+    const res = await db.query(msg.sql!, msg.params ?? []);
+    parentPort!.postMessage({
+      id: msg.id,
+      ok: true,
+      result: { rows: res.rows, rowCount: res.affectedRows ?? res.rows.length },
+    });
+  } catch (err) {
+    parentPort!.postMessage({ id: msg.id, ok: false, error: serializeError(err) });
+  }
+});

@@ -1,0 +1,116 @@
+// Starts the real app on an ephemeral port for integration tests: real PGlite (or the pg
+// driver over the wire when LOCI_TEST_DB=pg), the real embedder, real HTTP.
+import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import pino from 'pino';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createServices, type Services } from '../../src/services.js';
+import { buildApp } from '../../src/app.js';
+import { PgliteDb } from '../../src/store/pglite.js';
+import { PgDb } from '../../src/store/pg.js';
+import type { Db } from '../../src/store/db.js';
+import { startWorker } from '../../src/infra/worker.js';
+
+export interface TestApp {
+  url: string;
+  services: Services;
+  config: Config;
+  adminKey: string;
+  /** Mints a key through the service (tenant-scoped unless agent given). */
+  key(tenant: string, opts?: { agent?: string; trust?: number; readable?: string[] }): Promise<string>;
+  api(method: string, path: string, opts?: { key?: string | null; body?: unknown; headers?: Record<string, string>; raw?: string }): Promise<ApiResponse>;
+  close(): Promise<void>;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+async function pgOverSocket(): Promise<{ db: Db; stop: () => Promise<void> }> {
+  const worker = startWorker(new URL('./pglite-socket-worker.ts', import.meta.url), {
+    workerData: { template: inject('pgliteTemplate') },
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    worker.once('message', (m) => resolve(m.port));
+    worker.once('error', reject);
+  });
+  // One connection: PGlite has one session, so a pool of one keeps transactions whole.
+  const db = new PgDb(`postgres://postgres@127.0.0.1:${port}/postgres`, 1);
+  return {
+    db,
+    stop: async () => {
+      await db.close();
+      worker.postMessage('stop');
+      await new Promise((r) => worker.once('message', r));
+      await worker.terminate();
+    },
+  };
+}
+
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'loci-app-'));
+  const config = loadConfig({
+    LOCI_DATA_DIR: dataDir,
+    LOCI_LOG_LEVEL: 'silent',
+    LOCI_EMBED_WORKERS: '1',
+    // Generous budgets: tests exercise rate limits explicitly where they mean to.
+    LOCI_RATE_WRITE: '100000', LOCI_RATE_BULK: '100000', LOCI_RATE_SEARCH: '100000', LOCI_RATE_OTHER: '100000',
+    ...env,
+  });
+  let db: Db;
+  let stopDb = async () => {};
+  if (process.env.LOCI_TEST_DB === 'pg') {
+    const s = await pgOverSocket();
+    db = s.db;
+    stopDb = s.stop;
+  } else {
+    db = new PgliteDb(undefined, readFileSync(inject('pgliteTemplate')));
+  }
+  const services = await createServices(config, { db, log: pino({ level: 'silent' }) });
+  const admin = await services.keys.create({ tenant_id: config.standaloneTenant, trust_level: 3, name: 'test-admin' });
+  const app = await buildApp(services);
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const addr = app.server.address();
+  const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+
+  const api: TestApp['api'] = async (method, path, opts = {}) => {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    const key = opts.key === undefined ? admin.key : opts.key;
+    if (key) headers['x-api-key'] = key;
+    let body: string | undefined = opts.raw;
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    } else if (opts.raw !== undefined) headers['content-type'] ??= 'application/json';
+    const res = await fetch(url + path, { method, headers, body });
+    const text = await res.text();
+    let parsed: any = null;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      parsed = text;
+    }
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  };
+
+  return {
+    url, services, config, adminKey: admin.key, api,
+    async key(tenant, opts = {}) {
+      const k = await services.keys.create({
+        tenant_id: tenant, agent_id: opts.agent ?? null, trust_level: opts.trust ?? 1, readable_tenants: opts.readable ?? [],
+      });
+      return k.key;
+    },
+    async close() {
+      await app.close();
+      await services.close();
+      await stopDb();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

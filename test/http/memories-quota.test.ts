@@ -1,0 +1,61 @@
+// Write quota and provider failures on the write path.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ LOCI_QUOTA_PER_TENANT: '3' });
+});
+afterAll(async () => t?.close());
+
+const write = (tenant: string, content: string) =>
+  t.api('POST', '/api/v1/memories', { body: { tenant_id: tenant, agent_id: 'a1', content } });
+
+describe('write quota', () => {
+  it('reports usage and answers 429 once the tenant holds its quota; deleting frees room', async () => {
+    const r1 = await write('q1', 'first');
+    expect(r1.body.usage).toEqual({ memories_stored: 1, memories_limit: 3, writes_remaining: 2 });
+    await write('q1', 'second');
+    const r3 = await write('q1', 'third');
+    expect(r3.body.usage).toEqual({ memories_stored: 3, memories_limit: 3, writes_remaining: 0 });
+    const over = await write('q1', 'fourth');
+    expect(over.status).toBe(429);
+    expect(over.headers.get('content-type')).toMatch(/problem\+json/);
+    expect(over.body).toMatchObject({ status: 429, memories_stored: 3, memories_limit: 3, writes_remaining: 0 });
+    expect(over.body.detail).toMatch(/quota/);
+    // Another tenant has its own quota.
+    expect((await write('q2', 'fourth')).status).toBe(201);
+    expect((await t.api('DELETE', `/api/v1/memories/${r1.body.id}?tenant_id=q1`)).status).toBe(204);
+    const again = await write('q1', 'fourth');
+    expect(again.status).toBe(201);
+    expect(again.body.usage.writes_remaining).toBe(0);
+    const { rows } = await t.services.db.query(`SELECT count(*)::int AS n FROM memories WHERE tenant_id = 'q1'`);
+    expect(rows[0].n).toBe(4);
+  });
+});
+
+describe('provider failures', () => {
+  it('an embedder failure refuses the write with 503 and stores nothing', async () => {
+    const spy = vi.spyOn(t.services.embedder, 'embed').mockRejectedValueOnce(new Error('model crashed'));
+    try {
+      const r = await write('f1', 'will not be stored');
+      expect(r.status).toBe(503);
+      expect(r.text).not.toContain('model crashed');
+    } finally {
+      spy.mockRestore();
+    }
+    const { rows } = await t.services.db.query(`SELECT count(*)::int AS n FROM memories WHERE tenant_id = 'f1'`);
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('an extractor failure only loses the entity links', async () => {
+    const spy = vi.spyOn(t.services.entities, 'extract').mockRejectedValueOnce(new Error('nlp down'));
+    try {
+      const r = await write('f1', 'Ada Lovelace lived in London.');
+      expect(r.status).toBe(201);
+      expect(r.body.entity_links).toEqual([]);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});
