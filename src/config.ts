@@ -65,6 +65,7 @@ export function loadConfig(env: Env = process.env): Config {
   const embedder = oneOf(env, 'LOCI_EMBEDDER', ['use-lite', 'openai'] as const, 'use-lite');
   const embeddingsUrl = opt(env, 'LOCI_EMBEDDINGS_URL');
   if (embedder === 'openai' && !embeddingsUrl) throw new Error('LOCI_EMBEDDER=openai needs LOCI_EMBEDDINGS_URL');
+  if (opt(env, 'LOCI_LLM_URL') && !opt(env, 'LOCI_LLM_MODEL')) throw new Error('LOCI_LLM_URL needs LOCI_LLM_MODEL');
   return {
     host: env.LOCI_HOST || '127.0.0.1',
     port: int(env, 'LOCI_PORT', 8080),

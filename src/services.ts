@@ -15,6 +15,7 @@ import type { Embedder } from './providers/embedder/types.js';
 import { createEmbedder } from './providers/embedder/index.js';
 import type { EntityExtractor } from './providers/entities/types.js';
 import { createEntityExtractor } from './providers/entities/index.js';
+import { createLlm, type LlmClient } from './providers/llm/index.js';
 import type { Cache } from './infra/cache/types.js';
 import { createCache } from './infra/cache/index.js';
 import type { EventBus } from './infra/bus/types.js';
@@ -32,6 +33,8 @@ export interface Services {
   documents: DocumentService;
   embedder: Embedder;
   entities: EntityExtractor;
+  /** The configured chat model; null when none is (extractive fallbacks). */
+  llm: LlmClient | null;
   cache: Cache;
   bus: EventBus;
   /** Symbolic tags of non-critical providers that failed to start (never raw messages). */
@@ -56,6 +59,7 @@ export function openDb(config: Config): Db {
 export interface ServiceOverrides {
   db?: Db;
   embedder?: Embedder;
+  llm?: LlmClient | null;
   log?: Logger;
 }
 
@@ -71,12 +75,13 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const bus = createBus({ natsUrl: config.natsUrl, stream: config.natsStream });
   await bus.start();
   const entities = createEntityExtractor();
+  const llm = overrides.llm !== undefined ? overrides.llm : createLlm(config);
   const keys = new KeyService(db);
   const memories = new MemoryService({ db, embedder, entities, bus, quotaPerTenant: config.quotaPerTenant, log: log.child({ component: 'memories' }) });
   const documents = new DocumentService({ db, embedder });
   const stopMaintenance = scheduleMaintenance(db, undefined, (err) => log.warn({ err }, 'vacuum failed'));
   const services: Services = {
-    config, log, db, keys, memories, documents, embedder, entities, cache, bus, initErrors,
+    config, log, db, keys, memories, documents, embedder, entities, llm, cache, bus, initErrors,
     startedAt: new Date(),
     async close() {
       stopMaintenance();
