@@ -1,5 +1,5 @@
 // Builds the Fastify app from a Services object: no globals, so tests build as many as they like.
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { Services } from './services.js';
 import { registerErrorHandling } from './http/errors.js';
@@ -19,7 +19,7 @@ import { registerIdempotency } from './http/idempotency.js';
 export async function buildApp(services: Services): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
     loggerInstance: services.log.child({ component: 'http' }) as FastifyBaseLogger,
-    disableRequestLogging: services.config.logLevel !== 'debug',
+    logController: new LogController({ disableRequestLogging: services.config.logLevel !== 'debug' }),
     bodyLimit: services.config.ingestMaxBytes + 64 * 1024,
     ajv: { customOptions: { strict: false } },
     routerOptions: { ignoreTrailingSlash: true },
