@@ -8,6 +8,7 @@ import { pgCode, UNIQUE_VIOLATION, vectorLiteral } from '../../store/db.js';
 import type { Embedder } from '../../providers/embedder/types.js';
 import type { EntityExtractor, Extraction } from '../../providers/entities/types.js';
 import type { EventBus } from '../../infra/bus/types.js';
+import { publishWithRetry } from '../../infra/bus/retry.js';
 import { type Caller, isAdmin, requireAuth, requireTrust, resolveAgent, resolveTenant, TRUST } from '../caller.js';
 import { ApiError, badRequest, conflict, invalid, notFound } from '../../http/errors.js';
 import { linksFor, recordExtraction, withdrawMemory } from '../entities/store.js';
@@ -239,8 +240,9 @@ export class MemoryService {
 
   private publish(tenantId: string, data: Record<string, unknown>) {
     // Fire and forget: the write is committed; a bus problem shows in /health, not in this response.
-    this.deps.bus
-      .publish({ id: randomUUID(), type: MEMORY_WRITTEN, version: 1, tenant_id: tenantId, occurred_at: new Date().toISOString(), data })
+    // Retried through a short outage so the detection of this write is not lost.
+    const event = { id: randomUUID(), type: MEMORY_WRITTEN, version: 1, tenant_id: tenantId, occurred_at: new Date().toISOString(), data };
+    publishWithRetry(this.deps.bus, event)
       .catch((err) => this.deps.log?.warn({ err }, 'publishing memory.written failed'));
   }
 
