@@ -46,3 +46,13 @@ export async function cleanupRedis(prefix: string) {
     await r.quit();
   }
 }
+
+/** Polls cond until it holds or the time is up; returns its last value. */
+export async function until(cond: () => boolean | Promise<boolean>, timeoutMs: number, stepMs = 50): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (await cond()) return true;
+    await new Promise((r) => setTimeout(r, stepMs));
+  }
+  return cond();
+}

@@ -10,7 +10,7 @@ import { inject } from 'vitest';
 import pino from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { cleanupNats, cleanupRedis, NATS_URL, natsRedisEnv, REDIS_URL } from '../helpers/infra.js';
+import { cleanupNats, cleanupRedis, NATS_URL, natsRedisEnv, REDIS_URL, until } from '../helpers/infra.js';
 import { loadConfig } from '../../src/config.js';
 import { createServices, type Services } from '../../src/services.js';
 import { buildApp } from '../../src/app.js';
@@ -21,16 +21,7 @@ import type { InProcessBus } from '../../src/infra/bus/in-process.js';
 import type { NatsBus } from '../../src/infra/bus/nats.js';
 
 const run = randomBytes(4).toString('hex');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until(cond: () => boolean | Promise<boolean>, timeoutMs: number, stepMs = 50) {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await cond()) return true;
-    await sleep(stepMs);
-  }
-  return cond();
-}
 
 const event = (tenantId: string, data: unknown): BusEvent => ({
   id: randomUUID(), type: 'memory.written', version: 1, tenant_id: tenantId, occurred_at: new Date().toISOString(), data,

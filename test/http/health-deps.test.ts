@@ -6,20 +6,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { connect } from 'nats';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { cleanupNats, cleanupRedis, NATS_URL, REDIS_URL } from '../helpers/infra.js';
+import { cleanupNats, cleanupRedis, NATS_URL, REDIS_URL, until } from '../helpers/infra.js';
 import { startTcpProxy, type TcpProxy } from '../infra/tcp-proxy.js';
 
 const run = randomBytes(4).toString('hex').toUpperCase();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until(cond: () => boolean | Promise<boolean>, timeoutMs: number, stepMs = 100) {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await cond()) return true;
-    await sleep(stepMs);
-  }
-  return cond();
-}
 
 describe.skipIf(!NATS_URL || !REDIS_URL)('health of the cache and the event bus', () => {
   let t: TestApp | undefined;
