@@ -2,8 +2,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { Services } from '../services.js';
-import { errorResponses, DateTime, TenantId, Uuid } from './schemas.js';
-import { MemoryIdParams, StrEnum } from './memory-schemas.js';
+import { errorResponses, DateTime, Uuid } from './schemas.js';
+import { MemoryIdParams, StrEnum, TenantAgentQuery } from './memory-schemas.js';
 
 const itemFields = {
   id: Uuid,
@@ -34,14 +34,6 @@ export const ContradictionFindingsSchema = Type.Object({
   superseded_memories: Type.Array(FindingItem, { description: 'Kept for back-compat: the older memory this one replaced' }),
 });
 
-export const ContradictionsQuery = Type.Object({
-  tenant_id: TenantId,
-  agent_id: Type.Optional(Type.String({
-    minLength: 1, maxLength: 200,
-    description: 'The viewing agent: its scope_agent memories become visible. An agent-scoped key is always its own viewer.',
-  })),
-});
-
 export const contradictionRoutes = (s: Services): FastifyPluginAsync => async (app) => {
   app.get('/api/v1/memories/:memory_id/contradictions', {
     schema: {
@@ -49,10 +41,10 @@ export const contradictionRoutes = (s: Services): FastifyPluginAsync => async (a
       description: 'The supersedes links and statuses the contradiction detector recorded for this memory, from both sides. ' +
         'Read-only. Memories the caller may not see are not listed.',
       params: MemoryIdParams,
-      querystring: ContradictionsQuery,
+      querystring: TenantAgentQuery,
       response: { 200: ContradictionFindingsSchema, ...errorResponses(404) },
     },
   }, async (req) => s.contradictions.findings(
-    req.caller, (req.params as Static<typeof MemoryIdParams>).memory_id, req.query as Static<typeof ContradictionsQuery>,
+    req.caller, (req.params as Static<typeof MemoryIdParams>).memory_id, req.query as Static<typeof TenantAgentQuery>,
   ));
 };

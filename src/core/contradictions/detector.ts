@@ -179,12 +179,10 @@ export class ContradictionDetector {
       const similarity = c.similarity;
       const newerFacts = { ...factsOf(newer, names), similarity };
       const olderFacts = { ...factsOf(older, names), similarity };
-      let verdict: Verdict;
-      let reason: string;
-      let judgedBy: Finding['judged_by'] = 'rules';
       const rule = judgePair(newerFacts, olderFacts, { similarity });
-      verdict = rule.verdict;
-      reason = rule.reason;
+      let verdict: Verdict = rule.verdict;
+      let reason: string = rule.reason;
+      let judgedBy: Finding['judged_by'] = 'rules';
       // Two writer-given triples are structured facts: the rule on them is exact, no model needed.
       const structured = hasWriterTriple(newer) && hasWriterTriple(older);
       if (this.opts.llm && !structured && similarity !== null && similarity >= this.llmMinSimilarity && llmCalls < this.llmMaxPairs) {
