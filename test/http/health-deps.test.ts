@@ -8,6 +8,7 @@ import { connect } from 'nats';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { cleanupNats, cleanupRedis, NATS_URL, REDIS_URL, until } from '../helpers/infra.js';
 import { startTcpProxy, type TcpProxy } from '../infra/tcp-proxy.js';
+import { HAS_NATS_SERVER, NO_PULL_USER, startPrivateNats } from '../helpers/nats-server.js';
 
 const run = randomBytes(4).toString('hex').toUpperCase();
 
@@ -115,5 +116,23 @@ describe.skipIf(!NATS_URL || !REDIS_URL)('health of the cache and the event bus'
     }
     expect(await until(async () => (await health()).status === 503, 15_000)).toBe(true);
     expect((await health()).body.dependencies.event_bus).toMatchObject({ status: 'unhealthy', detail: 'pull_loop_halted' });
+  });
+
+  it.skipIf(!HAS_NATS_SERVER)('a pull loop halted on a permissions violation is a 503', async () => {
+    const server = await startPrivateNats(NO_PULL_USER);
+    try {
+      t = await startTestApp(env({ LOCI_NATS_URL: server.url, LOCI_REDIS_URL: REDIS_URL! }));
+      expect(await until(async () => (await health()).status === 503, 15_000)).toBe(true);
+      expect((await health()).body.dependencies.event_bus).toMatchObject({ status: 'unhealthy', kind: 'nats', detail: 'pull_loop_halted' });
+      // Writes still work: the bus is unhealthy, not the service.
+      const w = await t.api('POST', '/api/v1/memories', { body: { tenant_id: `health-perm-${run}`, agent_id: 'a', content: 'Quinn lives in Gent.' } });
+      expect(w.status).toBe(201);
+    } finally {
+      const cfg = t?.config;
+      await t?.close();
+      t = undefined;
+      await server.stop();
+      if (cfg?.redisUrl) await cleanupRedis(cfg.cachePrefix);
+    }
   });
 });
