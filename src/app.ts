@@ -13,6 +13,7 @@ import { memoryRoutes } from './http/memories.js';
 import { adminRoutes } from './http/admin.js';
 import { MemorySchema } from './http/memory-schemas.js';
 import { documentRoutes } from './http/documents.js';
+import { contradictionRoutes } from './http/contradictions.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { registerIdempotency } from './http/idempotency.js';
 
@@ -54,6 +55,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(memoryRoutes(services));
   await app.register(adminRoutes(services));
   await app.register(documentRoutes(services));
+  await app.register(contradictionRoutes(services));
 
   app.get('/api/openapi.json', { config: { auth: 'open' }, schema: { hide: true } }, async () => app.swagger());
   const { default: scalar } = await import('@scalar/fastify-api-reference');

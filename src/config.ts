@@ -19,10 +19,14 @@ export interface Config {
   cachePrefix: string;
   natsUrl?: string;
   natsStream: string;
+  /** Event bus delivery: attempts before dead-lettering, first retry delay, NATS ack wait (unset: the bus defaults). */
+  bus: { maxDeliver?: number; retryBaseMs?: number; ackWaitMs?: number };
   embedder: 'use-lite' | 'openai';
   embeddings: { url?: string; model?: string; key?: string; dim?: number; timeoutMs: number };
   embedWorkers: number;
   llm: { url?: string; model?: string; key?: string; timeoutMs: number };
+  /** Contradiction detector: pairs at or above this similarity go to the LLM judge when one is configured. */
+  contradictions: { llmMinSimilarity: number };
   logLevel: string;
   quotaPerTenant: number;
   rateLimits: { write: number; bulk: number; search: number; other: number };
@@ -40,6 +44,16 @@ function int(env: Env, name: string, dflt: number, min = 0): number {
   if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
   return n;
 }
+
+function fraction(env: Env, name: string, dflt: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return dflt;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0 || n > 1) throw new Error(`${name} must be a number from 0 to 1, got "${raw}"`);
+  return n;
+}
+
+const optInt = (env: Env, name: string, min: number) => (env[name] ? int(env, name, 0, min) : undefined);
 
 function bool(env: Env, name: string, dflt: boolean): boolean {
   const raw = env[name];
@@ -80,6 +94,11 @@ export function loadConfig(env: Env = process.env): Config {
     cachePrefix: env.LOCI_CACHE_PREFIX || 'loci:',
     natsUrl: opt(env, 'LOCI_NATS_URL'),
     natsStream: env.LOCI_NATS_STREAM || 'LOCI_EVENTS',
+    bus: {
+      maxDeliver: optInt(env, 'LOCI_BUS_MAX_DELIVER', 1),
+      retryBaseMs: optInt(env, 'LOCI_BUS_RETRY_BASE_MS', 1),
+      ackWaitMs: optInt(env, 'LOCI_BUS_ACK_WAIT_MS', 100),
+    },
     embedder,
     embeddings: {
       url: embeddingsUrl,
@@ -95,6 +114,7 @@ export function loadConfig(env: Env = process.env): Config {
       key: opt(env, 'LOCI_LLM_KEY'),
       timeoutMs: int(env, 'LOCI_LLM_TIMEOUT_MS', 8_000, 1),
     },
+    contradictions: { llmMinSimilarity: fraction(env, 'LOCI_CONTRADICTION_LLM_MIN_SIMILARITY', 0.6) },
     logLevel: env.LOCI_LOG_LEVEL || 'info',
     quotaPerTenant: int(env, 'LOCI_QUOTA_PER_TENANT', 100_000, 1),
     rateLimits: {

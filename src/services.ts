@@ -5,7 +5,9 @@ import { randomUUID } from 'node:crypto';
 import pino, { type Logger } from 'pino';
 import type { Config } from './config.js';
 import { KeyService } from './core/keys.js';
-import { MemoryService } from './core/memories/service.js';
+import { MemoryService, MEMORY_WRITTEN } from './core/memories/service.js';
+import { ContradictionDetector } from './core/contradictions/detector.js';
+import { ContradictionFindingsService } from './core/contradictions/findings.js';
 import { DocumentService } from './core/documents/service.js';
 import type { Db } from './store/db.js';
 import { PgDb } from './store/pg.js';
@@ -31,6 +33,9 @@ export interface Services {
   keys: KeyService;
   memories: MemoryService;
   documents: DocumentService;
+  /** Runs after each memory write, from the bus. */
+  detector: ContradictionDetector;
+  contradictions: ContradictionFindingsService;
   embedder: Embedder;
   entities: EntityExtractor;
   /** The configured chat model; null when none is (extractive fallbacks). */
@@ -72,16 +77,27 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   await migrate(db, { embeddingDim: embedder.dim });
   await checkEmbedderMatches(db, embedder);
   const cache = createCache({ redisUrl: config.redisUrl, keyPrefix: config.cachePrefix });
-  const bus = createBus({ natsUrl: config.natsUrl, stream: config.natsStream });
+  const bus = createBus({
+    natsUrl: config.natsUrl, stream: config.natsStream, ...config.bus,
+    onError: (tag, err) => log.warn({ err, tag }, 'event bus problem'),
+  });
   await bus.start();
   const entities = createEntityExtractor();
   const llm = overrides.llm !== undefined ? overrides.llm : createLlm(config);
   const keys = new KeyService(db);
   const memories = new MemoryService({ db, embedder, entities, bus, quotaPerTenant: config.quotaPerTenant, log: log.child({ component: 'memories' }) });
   const documents = new DocumentService({ db, embedder });
+  const detector = new ContradictionDetector({
+    db, cache, llm, log: log.child({ component: 'contradictions' }),
+    llmMinSimilarity: config.contradictions.llmMinSimilarity, llmTimeoutMs: config.llm.timeoutMs,
+  });
+  bus.subscribe(MEMORY_WRITTEN, async (event) => {
+    await detector.handle(event);
+  });
+  const contradictions = new ContradictionFindingsService({ db });
   const stopMaintenance = scheduleMaintenance(db, undefined, (err) => log.warn({ err }, 'vacuum failed'));
   const services: Services = {
-    config, log, db, keys, memories, documents, embedder, entities, llm, cache, bus, initErrors,
+    config, log, db, keys, memories, documents, detector, contradictions, embedder, entities, llm, cache, bus, initErrors,
     startedAt: new Date(),
     async close() {
       stopMaintenance();

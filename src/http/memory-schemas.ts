@@ -6,7 +6,7 @@ import {
 import { AnyObject, DateTime, Ident, TenantId, Uuid } from './schemas.js';
 
 /** A string enum (`{type: string, enum}`): one clear 422 item instead of an anyOf cascade. */
-const StrEnum = <T extends string>(values: readonly T[], opts: Record<string, unknown> = {}) =>
+export const StrEnum = <T extends string>(values: readonly T[], opts: Record<string, unknown> = {}) =>
   Type.Unsafe<T>({ type: 'string', enum: [...values], ...opts });
 
 /** `type: ['string', 'null']`: a nullable string that fails with one item, not an anyOf cascade. */

@@ -6,6 +6,7 @@ import { InProcessBus } from '../../src/infra/bus/in-process.js';
 import { NatsBus, type NatsBusOptions } from '../../src/infra/bus/nats.js';
 import { createBus } from '../../src/infra/bus/index.js';
 import { startTcpProxy } from './tcp-proxy.js';
+import { HAS_NATS_SERVER, NO_PULL_USER, startPrivateNats, type PrivateNats } from '../helpers/nats-server.js';
 
 const NATS_URL = process.env.LOCI_TEST_NATS_URL;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -358,5 +359,29 @@ describe.skipIf(!NATS_URL)('NATS JetStream bus', () => {
   it('createBus picks NATS when a URL is given', () => {
     const bus = createBus({ natsUrl: NATS_URL, stream: streamName() });
     expect(bus.kind).toBe('nats');
+  });
+});
+
+describe.skipIf(!NATS_URL || !HAS_NATS_SERVER)('NATS JetStream bus on a server that refuses pull requests', () => {
+  let server: PrivateNats | undefined;
+  let bus: NatsBus | undefined;
+  afterEach(async () => {
+    await bus?.close();
+    await server?.stop();
+    bus = undefined;
+    server = undefined;
+  });
+
+  it('halts the pull loop on the permissions violation and reports unhealthy', async () => {
+    server = await startPrivateNats(NO_PULL_USER);
+    const errors: string[] = [];
+    bus = new NatsBus({ url: server.url, stream: 'LOCI_PERM', fetchExpiresMs: 1_000, closeGraceMs: 200, onError: (tag) => errors.push(tag) });
+    bus.subscribe('memory.written', async () => undefined);
+    await bus.start();
+    expect(await until(() => bus!.health().status === 'unhealthy', 10_000)).toBe(true);
+    expect(bus.health()).toEqual({ status: 'unhealthy', detail: 'pull_loop_halted' });
+    expect(errors).toContain('nats_pull_loop_halted');
+    // Publishing is allowed: the bus still accepts events, it just cannot consume them.
+    await bus.publish(ev());
   });
 });

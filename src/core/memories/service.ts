@@ -8,9 +8,11 @@ import { pgCode, UNIQUE_VIOLATION, vectorLiteral } from '../../store/db.js';
 import type { Embedder } from '../../providers/embedder/types.js';
 import type { EntityExtractor, Extraction } from '../../providers/entities/types.js';
 import type { EventBus } from '../../infra/bus/types.js';
+import { publishWithRetry } from '../../infra/bus/retry.js';
 import { type Caller, isAdmin, requireAuth, requireTrust, resolveAgent, resolveTenant, TRUST } from '../caller.js';
 import { ApiError, badRequest, conflict, invalid, notFound } from '../../http/errors.js';
 import { linksFor, recordExtraction, withdrawMemory } from '../entities/store.js';
+import { supersededByPrecheck } from '../contradictions/precheck.js';
 import { contentHash, indexText, normaliseContent } from './content.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { Params } from './params.js';
@@ -145,7 +147,7 @@ export class MemoryService {
   // ---- write --------------------------------------------------------------------------
 
   async create(caller: Caller, input: CreateMemoryInput): Promise<WrittenMemory> {
-    const { tenantId, agentId } = this.writer(caller, input.tenant_id, input.agent_id);
+    const { tenantId, agentId, admin } = this.writer(caller, input.tenant_id, input.agent_id);
     if (!agentId) throw invalid(['body', 'agent_id'], 'Field required', 'missing');
     const content = normaliseContent(input.content);
     checkType(input.memory_type, ['body', 'memory_type']);
@@ -198,9 +200,18 @@ export class MemoryService {
       if (err instanceof DuplicateContent) throw await this.duplicateError(tenantId, fleetId, hash, null);
       throw err;
     }
-    this.publish(tenantId, { memory_id: id, fleet_id: fleetId, agent_id: agentId, op: 'create' });
     const usage: Usage = { memories_stored: out.stored, memories_limit: quota, writes_remaining: Math.max(quota - out.stored, 0) };
-    const superseded_by: SupersededEntry[] = [];
+    // What a cheap indexed check already knows; the detector on the bus records it and finds the rest.
+    const superseded_by: SupersededEntry[] = await supersededByPrecheck(this.deps.db, {
+      tenantId, memoryId: id, viewer: agentId, admin,
+      subject_entity_id: input.subject_entity_id, predicate: input.predicate, object_value: input.object_value,
+    })
+      .catch((err) => {
+        this.deps.log?.warn({ err }, 'superseded_by pre-check failed');
+        return [];
+      });
+    // Published after the pre-check: the detector must not change the rows the check reads first.
+    this.publish(tenantId, { memory_id: id, fleet_id: fleetId, agent_id: agentId, op: 'create' });
     return { ...toRecord(out.row, out.links), superseded_by, usage };
   }
 
@@ -229,8 +240,9 @@ export class MemoryService {
 
   private publish(tenantId: string, data: Record<string, unknown>) {
     // Fire and forget: the write is committed; a bus problem shows in /health, not in this response.
-    this.deps.bus
-      .publish({ id: randomUUID(), type: MEMORY_WRITTEN, version: 1, tenant_id: tenantId, occurred_at: new Date().toISOString(), data })
+    // Retried through a short outage so the detection of this write is not lost.
+    const event = { id: randomUUID(), type: MEMORY_WRITTEN, version: 1, tenant_id: tenantId, occurred_at: new Date().toISOString(), data };
+    publishWithRetry(this.deps.bus, event)
       .catch((err) => this.deps.log?.warn({ err }, 'publishing memory.written failed'));
   }
 

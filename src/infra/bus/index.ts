@@ -6,6 +6,7 @@ import { NatsBus } from './nats.js';
 export type { BusEvent, BusHandler, BusHealth, EventBus } from './types.js';
 export { InProcessBus, type DeadLetter } from './in-process.js';
 export { NatsBus } from './nats.js';
+export { publishWithRetry } from './retry.js';
 
 export interface CreateBusOptions {
   natsUrl?: string;

@@ -63,6 +63,8 @@ interface Sub {
   inflight: Set<number>;
   /** Highest stream sequence acked or dead-lettered; where a deleted consumer resumes. */
   lastDoneSeq: number;
+  /** A permanent failure noticed outside the loop (a denied pull request); the loop halts on it. */
+  denied?: Error;
 }
 
 const DUPLICATE_WINDOW_MS = 2 * 60_000;
@@ -157,6 +159,24 @@ export class NatsBus implements EventBus {
     for await (const s of nc.status()) {
       if (s.type === Events.Disconnect) this.connected = false;
       else if (s.type === Events.Reconnect) this.connected = true;
+      else if (s.type === Events.Error && s.data === 'PERMISSIONS_VIOLATION') {
+        this.permissionDenied((s as { permissionContext?: { operation?: string; subject?: string } }).permissionContext);
+      }
+    }
+  }
+
+  /**
+   * A pull request the server refuses never fails the fetch: it only shows as a connection status
+   * event naming the subject, and the fetch waits out its expiry empty. Halt the loop it belongs to.
+   */
+  private permissionDenied(ctx: { operation?: string; subject?: string } | undefined) {
+    const prefix = `$JS.API.CONSUMER.MSG.NEXT.${this.stream}.`;
+    if (!ctx?.subject?.startsWith(prefix)) return;
+    const durable = ctx.subject.slice(prefix.length);
+    for (const sub of this.subs.values()) {
+      if (sub.durable !== durable) continue;
+      sub.denied = new PermanentError(`permissions violation: ${ctx.operation ?? 'publish'} to ${ctx.subject}`);
+      sub.iter?.stop();
     }
   }
 
@@ -337,6 +357,7 @@ export class NatsBus implements EventBus {
           sub.iter = undefined;
           await Promise.all(work);
         }
+        if (sub.denied) throw sub.denied;
         failures = 0;
       } catch (err) {
         if (this.closing) break;

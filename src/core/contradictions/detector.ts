@@ -1,0 +1,227 @@
+// The contradiction detector: subscribed to `memory.written`, it runs after the write has
+// committed, never inside it. For the written memory it
+//  1. records its triples (the writer's own, else those extracted from the content) in the
+//     triple index;
+//  2. gathers candidates of the same tenant: rows whose writer named the same subject entity,
+//     rows with a triple about the same subject and slot, and the nearest rows by vector;
+//  3. judges each pair, older against newer by created_at (rules; with an LLM configured, the
+//     model confirms pairs above a similarity threshold and the rules remain the fallback);
+//  4. records findings: the older row becomes outdated (rdf_conflict) or conflicted
+//     (semantic_conflict) and the newer row's supersedes_id points to it.
+// Content is never changed or deleted. The memory may be the older side of a pair too (events
+// delivered out of order). Updates are conditional, so a duplicate delivery changes nothing,
+// and a lock in the cache keeps one detection per memory running at a time.
+import type { Logger } from 'pino';
+import type { Db } from '../../store/db.js';
+import type { Cache } from '../../infra/cache/types.js';
+import type { BusEvent } from '../../infra/bus/types.js';
+import type { LlmClient } from '../../providers/llm/types.js';
+import { judgePair, triplesOf, type MemoryFacts, type Verdict } from './detect.js';
+import { slotOf } from './predicates.js';
+import type { Triple } from './triples.js';
+import { CacheLock } from './lock.js';
+import { llmVerdict } from './llm-judge.js';
+import {
+  applyFindings, entityNames, loadCandidates, loadMemory, neighbourIds, replaceTriples, sameSubjectIds, sharedTripleIds,
+  type DetectRow, type StatusChange, type StoredTriple, type SupersedesLink,
+} from './store.js';
+
+export const MEMORY_WRITTEN_VERSION = 1;
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** An event no attempt can handle: thrown so the bus retries it and then parks it in the dead-letter store. */
+export class PoisonEvent extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PoisonEvent';
+  }
+}
+
+export interface DetectorOptions {
+  db: Db;
+  cache: Cache;
+  /** The configured chat model, or null: rules only. */
+  llm: LlmClient | null;
+  log?: Pick<Logger, 'warn' | 'debug'>;
+  /** Nearest rows by vector judged per memory. */
+  neighbours?: number;
+  /** Most rows taken from each indexed lookup (same subject, shared triple). */
+  candidateLimit?: number;
+  /** Pairs at or above this similarity go to the LLM judge when one is configured. */
+  llmMinSimilarity?: number;
+  /** Most LLM calls per detection (the most similar pairs first). */
+  llmMaxPairs?: number;
+  llmTimeoutMs?: number;
+  lockTtlMs?: number;
+  lockWaitMs?: number;
+}
+
+export interface Finding {
+  older_id: string;
+  newer_id: string;
+  verdict: Exclude<Verdict, 'none'>;
+  reason: string;
+  similarity: number | null;
+  /** rules, llm, or rules_fallback (the LLM failed). */
+  judged_by: 'rules' | 'llm' | 'rules_fallback';
+}
+
+export interface DetectionResult {
+  memory_id: string;
+  skipped?: 'not_found';
+  candidates: number;
+  findings: Finding[];
+  changed: { statuses: StatusChange[]; links: SupersedesLink[] };
+}
+
+const hasWriterTriple = (r: DetectRow) => Boolean(r.subject_entity_id && r.predicate && r.object_value);
+
+/** A row as the judge reads it; a writer's subject entity becomes its name when the tenant knows the entity. */
+function factsOf(r: DetectRow, names: Map<string, string>): MemoryFacts {
+  const sid = r.subject_entity_id?.toLowerCase() ?? null;
+  return {
+    content: r.content,
+    subject: sid ? (names.get(sid) ?? sid) : null,
+    predicate: r.predicate,
+    object_value: r.object_value,
+    similarity: r.similarity,
+  };
+}
+
+const storedTriple = (t: Triple): StoredTriple => ({
+  subject: t.subject,
+  slot: t.predicate === 'left' ? 'left' : (slotOf(t.predicate) ?? t.predicate),
+  predicate: t.predicate,
+  object_norm: t.object_norm,
+  negated: t.negated,
+});
+
+/** Index keys under which a triple's comparable triples are stored ("left X" compares with works_at and locations). */
+function lookupKeys(triples: StoredTriple[]): Array<{ subject: string; slot: string }> {
+  const keys = new Map<string, { subject: string; slot: string }>();
+  const add = (subject: string, slot: string) => keys.set(`${subject}\u0000${slot}`, { subject, slot });
+  for (const t of triples) {
+    add(t.subject, t.slot);
+    if (t.slot === 'left') {
+      add(t.subject, 'works_at');
+      add(t.subject, 'location');
+    } else if (t.slot === 'works_at' || t.slot === 'location') {
+      add(t.subject, 'left');
+    }
+  }
+  return [...keys.values()];
+}
+
+/** Total order of rows: created_at, then id for rows written in the same instant. */
+const isOlder = (a: DetectRow, b: DetectRow) => a.created_key < b.created_key || (a.created_key === b.created_key && a.id < b.id);
+
+export class ContradictionDetector {
+  private readonly lock: CacheLock;
+  private readonly neighbours: number;
+  private readonly candidateLimit: number;
+  private readonly llmMinSimilarity: number;
+  private readonly llmMaxPairs: number;
+
+  constructor(private opts: DetectorOptions) {
+    this.neighbours = opts.neighbours ?? 10;
+    this.candidateLimit = opts.candidateLimit ?? 50;
+    this.llmMinSimilarity = opts.llmMinSimilarity ?? 0.6;
+    this.llmMaxPairs = opts.llmMaxPairs ?? 5;
+    this.lock = new CacheLock(opts.cache, {
+      ttlMs: opts.lockTtlMs,
+      waitMs: opts.lockWaitMs,
+      onUnavailable: (err) => opts.log?.warn({ err }, 'cache unavailable: contradiction detection runs without its lock'),
+    });
+  }
+
+  /** Bus handler of `memory.written`. Throws to have the event redelivered (dead-lettered after the bus's attempts). */
+  async handle(event: BusEvent): Promise<DetectionResult> {
+    if (event.version !== MEMORY_WRITTEN_VERSION) throw new PoisonEvent(`memory.written version ${event.version} is not supported`);
+    const memoryId = (event.data as { memory_id?: unknown } | null)?.memory_id;
+    if (typeof memoryId !== 'string' || !UUID_RE.test(memoryId)) throw new PoisonEvent('memory.written without a valid memory_id');
+    if (!event.tenant_id) throw new PoisonEvent('memory.written without a tenant');
+    return this.detect(event.tenant_id, memoryId.toLowerCase());
+  }
+
+  /** Runs detection for one memory, holding its lock. */
+  detect(tenantId: string, memoryId: string): Promise<DetectionResult> {
+    // Memory ids are unique across tenants, so the id alone names the lock.
+    return this.lock.run(`contradiction:lock:${memoryId}`, () => this.run(tenantId, memoryId));
+  }
+
+  private async run(tenantId: string, memoryId: string): Promise<DetectionResult> {
+    const { db } = this.opts;
+    const self = await loadMemory(db, tenantId, memoryId);
+    if (!self) return { memory_id: memoryId, skipped: 'not_found', candidates: 0, findings: [], changed: { statuses: [], links: [] } };
+
+    const selfNames = await entityNames(db, tenantId, [self.subject_entity_id]);
+    const selfFacts = factsOf(self, selfNames);
+    const triples = triplesOf(selfFacts).map(storedTriple);
+    await replaceTriples(db, tenantId, self.id, triples, hasWriterTriple(self) ? 'writer' : 'content');
+
+    const ids = new Set<string>();
+    if (hasWriterTriple(self)) {
+      for (const id of await sameSubjectIds(db, tenantId, self.id, self.subject_entity_id!, this.candidateLimit)) ids.add(id);
+    }
+    for (const id of await sharedTripleIds(db, tenantId, self.id, lookupKeys(triples), this.candidateLimit)) ids.add(id);
+    for (const id of await neighbourIds(db, tenantId, self.id, this.neighbours)) ids.add(id);
+    const candidates = await loadCandidates(db, tenantId, self.id, [...ids]);
+    const names = await entityNames(db, tenantId, candidates.map((c) => c.subject_entity_id));
+    for (const [k, v] of selfNames) names.set(k, v);
+
+    // Most similar first: they get the LLM judge when its call budget is limited.
+    candidates.sort((a, b) => (b.similarity ?? -1) - (a.similarity ?? -1));
+    const findings: Finding[] = [];
+    let llmCalls = 0;
+    for (const c of candidates) {
+      const [newer, older] = isOlder(c, self) ? [self, c] : [c, self];
+      const similarity = c.similarity;
+      const newerFacts = { ...factsOf(newer, names), similarity };
+      const olderFacts = { ...factsOf(older, names), similarity };
+      const rule = judgePair(newerFacts, olderFacts, { similarity });
+      let verdict: Verdict = rule.verdict;
+      let reason: string = rule.reason;
+      let judgedBy: Finding['judged_by'] = 'rules';
+      // Two writer-given triples are structured facts: the rule on them is exact, no model needed.
+      const structured = hasWriterTriple(newer) && hasWriterTriple(older);
+      if (this.opts.llm && !structured && similarity !== null && similarity >= this.llmMinSimilarity && llmCalls < this.llmMaxPairs) {
+        llmCalls++;
+        try {
+          verdict = await llmVerdict(this.opts.llm, older.content, newer.content, this.opts.llmTimeoutMs);
+          reason = 'llm';
+          judgedBy = 'llm';
+        } catch (err) {
+          judgedBy = 'rules_fallback';
+          this.opts.log?.warn({ err }, 'LLM contradiction judge failed; the rule verdict stands');
+        }
+      }
+      if (verdict === 'none') continue;
+      findings.push({ older_id: older.id, newer_id: newer.id, verdict, reason, similarity, judged_by: judgedBy });
+    }
+
+    const changed = await applyFindings(db, tenantId, ...plan(findings, [self, ...candidates]));
+    if (findings.length) this.opts.log?.debug({ memory_id: self.id, findings, changed }, 'contradictions found');
+    return { memory_id: self.id, candidates: candidates.length, findings, changed };
+  }
+}
+
+/**
+ * What the findings change: each older row's status (outdated wins over conflicted), and for each
+ * newer row a link to the most recent row it supersedes.
+ */
+export function plan(findings: Finding[], rows: DetectRow[]): [StatusChange[], SupersedesLink[]] {
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const status = new Map<string, StatusChange['status']>();
+  const link = new Map<string, string>();
+  for (const f of findings) {
+    const target = f.verdict === 'rdf_conflict' ? 'outdated' : 'conflicted';
+    if (status.get(f.older_id) !== 'outdated') status.set(f.older_id, target);
+    const current = link.get(f.newer_id);
+    if (!current || isOlder(byId.get(current)!, byId.get(f.older_id)!)) link.set(f.newer_id, f.older_id);
+  }
+  return [
+    [...status].map(([id, s]) => ({ id, status: s })),
+    [...link].map(([newer_id, older_id]) => ({ newer_id, older_id })),
+  ];
+}

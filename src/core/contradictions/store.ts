@@ -1,0 +1,176 @@
+// SQL of the contradiction detector: load a memory, find candidate rows (same writer subject,
+// shared triples, nearest vectors), keep the triple index current and record findings as
+// statuses and supersedes links. Every statement names the tenant; nothing here rewrites content.
+import type { Db, Queryable } from '../../store/db.js';
+
+/** A memory as the detector judges it. */
+export interface DetectRow {
+  id: string;
+  content: string;
+  subject_entity_id: string | null;
+  predicate: string | null;
+  object_value: string | null;
+  status: string;
+  supersedes_id: string | null;
+  /** created_at as fixed-width UTC text with microseconds: orders exactly, unlike a JS Date. */
+  created_key: string;
+  /** Cosine similarity to the memory under detection (null without embeddings). */
+  similarity: number | null;
+}
+
+export interface StoredTriple {
+  subject: string;
+  slot: string;
+  predicate: string;
+  object_norm: string;
+  negated: boolean;
+}
+
+const CREATED_KEY = `to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') AS created_key`;
+const DETECT_COLUMNS = `m.id, m.content, m.subject_entity_id, m.predicate, m.object_value, m.status, m.supersedes_id, ${CREATED_KEY}`;
+
+function toDetectRow(r: Record<string, any>): DetectRow {
+  return {
+    id: r.id,
+    content: r.content,
+    subject_entity_id: r.subject_entity_id ?? null,
+    predicate: r.predicate ?? null,
+    object_value: r.object_value ?? null,
+    status: r.status,
+    supersedes_id: r.supersedes_id ?? null,
+    created_key: r.created_key,
+    similarity: r.similarity == null ? null : Number(r.similarity),
+  };
+}
+
+/** The memory itself, unless it is gone or deleted. */
+export async function loadMemory(db: Queryable, tenantId: string, id: string): Promise<DetectRow | null> {
+  const { rows } = await db.query(
+    `SELECT ${DETECT_COLUMNS}, NULL AS similarity FROM memories m WHERE m.tenant_id = $1 AND m.id = $2 AND m.deleted_at IS NULL`,
+    [tenantId, id]);
+  return rows[0] ? toDetectRow(rows[0]) : null;
+}
+
+/** Normalised names of the tenant's entities among `ids`: a writer's subject_entity_id resolves to the name texts use. */
+export async function entityNames(db: Queryable, tenantId: string, ids: (string | null)[]): Promise<Map<string, string>> {
+  const wanted = [...new Set(ids.filter((x): x is string => !!x).map((x) => x.toLowerCase()))];
+  if (wanted.length === 0) return new Map();
+  const { rows } = await db.query<{ id: string; normalized_name: string }>(
+    `SELECT id, normalized_name FROM entities WHERE tenant_id = $1 AND id = ANY($2::uuid[])`, [tenantId, wanted]);
+  return new Map(rows.map((r) => [r.id, r.normalized_name]));
+}
+
+/** Replaces a memory's rows in the triple index (idempotent: a rerun writes the same rows). */
+export async function replaceTriples(db: Db, tenantId: string, memoryId: string, triples: StoredTriple[], source: 'writer' | 'content') {
+  await db.tx(async (q) => {
+    await q.query(`DELETE FROM memory_triples WHERE tenant_id = $1 AND memory_id = $2`, [tenantId, memoryId]);
+    if (triples.length === 0) return;
+    await q.query(
+      `INSERT INTO memory_triples (memory_id, ord, tenant_id, subject, slot, predicate, object_norm, negated, source)
+       SELECT $1, x.ord, $2, x.s, x.sl, x.p, x.o, x.n, $3
+       FROM unnest($4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bool[]) AS x(ord, s, sl, p, o, n)`,
+      [memoryId, tenantId, source, triples.map((_, i) => i), triples.map((t) => t.subject), triples.map((t) => t.slot),
+        triples.map((t) => t.predicate), triples.map((t) => t.object_norm), triples.map((t) => t.negated)]);
+  });
+}
+
+/** Other live rows whose writer named the same subject entity (the memories_subject index). */
+export async function sameSubjectIds(db: Queryable, tenantId: string, memoryId: string, subjectEntityId: string, limit: number): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT m.id FROM memories m
+     WHERE m.tenant_id = $1 AND m.subject_entity_id = $2 AND m.id <> $3 AND m.deleted_at IS NULL AND m.predicate IS NOT NULL
+     ORDER BY m.created_at DESC LIMIT $4`,
+    [tenantId, subjectEntityId, memoryId, limit]);
+  return rows.map((r) => r.id);
+}
+
+/** Other live rows with a triple about one of the (subject, slot) keys. */
+export async function sharedTripleIds(
+  db: Queryable, tenantId: string, memoryId: string, keys: Array<{ subject: string; slot: string }>, limit: number,
+): Promise<string[]> {
+  if (keys.length === 0) return [];
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT m.id FROM (
+       SELECT DISTINCT t.memory_id FROM memory_triples t
+       JOIN unnest($3::text[], $4::text[]) AS k(s, sl) ON t.subject = k.s AND t.slot = k.sl
+       WHERE t.tenant_id = $1 AND t.memory_id <> $2) x
+     JOIN memories m ON m.id = x.memory_id
+     WHERE m.tenant_id = $1 AND m.deleted_at IS NULL
+     ORDER BY m.created_at DESC LIMIT $5`,
+    [tenantId, memoryId, keys.map((k) => k.subject), keys.map((k) => k.slot), limit]);
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Nearest live rows of the tenant by cosine distance (HNSW). Iterative scan keeps a tenant
+ * filter from starving the result: without it the index returns ef_search rows of every
+ * tenant and the filter leaves few.
+ */
+export async function neighbourIds(db: Db, tenantId: string, memoryId: string, k: number): Promise<string[]> {
+  if (k <= 0) return [];
+  return db.tx(async (q) => {
+    await q.query(`SET LOCAL hnsw.iterative_scan = relaxed_order`);
+    const { rows } = await q.query<{ id: string }>(
+      `SELECT m.id FROM memories m
+       WHERE m.tenant_id = $1 AND m.id <> $2 AND m.deleted_at IS NULL AND m.embedding IS NOT NULL
+       ORDER BY m.embedding <=> (SELECT e.embedding FROM memories e WHERE e.tenant_id = $1 AND e.id = $2)
+       LIMIT $3`,
+      [tenantId, memoryId, k]);
+    return rows.map((r) => r.id);
+  });
+}
+
+/** Candidate rows with their similarity to the memory under detection. */
+export async function loadCandidates(db: Queryable, tenantId: string, memoryId: string, ids: string[]): Promise<DetectRow[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await db.query(
+    `SELECT ${DETECT_COLUMNS},
+       CASE WHEN m.embedding IS NULL OR s.e IS NULL THEN NULL ELSE 1 - (m.embedding <=> s.e) END AS similarity
+     FROM memories m
+     LEFT JOIN (SELECT embedding AS e FROM memories WHERE tenant_id = $1 AND id = $2) s ON true
+     WHERE m.tenant_id = $1 AND m.id = ANY($3::uuid[]) AND m.id <> $2 AND m.deleted_at IS NULL`,
+    [tenantId, memoryId, ids]);
+  return rows.map(toDetectRow);
+}
+
+export interface StatusChange {
+  id: string;
+  status: 'outdated' | 'conflicted';
+}
+
+export interface SupersedesLink {
+  newer_id: string;
+  older_id: string;
+}
+
+/**
+ * Records findings: older rows become outdated or conflicted (outdated is never downgraded), and
+ * a newer row without a supersedes link points to its older row. Conditional updates make a
+ * rerun change nothing. Returns what actually changed.
+ */
+export async function applyFindings(db: Db, tenantId: string, statuses: StatusChange[], links: SupersedesLink[]) {
+  if (statuses.length === 0 && links.length === 0) return { statuses: [] as StatusChange[], links: [] as SupersedesLink[] };
+  return db.tx(async (q) => {
+    let changed: StatusChange[] = [];
+    if (statuses.length) {
+      const { rows } = await q.query<{ id: string; status: 'outdated' | 'conflicted' }>(
+        `UPDATE memories AS m SET status = x.st, updated_at = now()
+         FROM unnest($2::uuid[], $3::text[]) AS x(id, st)
+         WHERE m.tenant_id = $1 AND m.id = x.id AND m.deleted_at IS NULL AND m.status <> 'outdated' AND m.status <> x.st
+         RETURNING m.id, m.status`,
+        [tenantId, statuses.map((s) => s.id), statuses.map((s) => s.status)]);
+      changed = rows;
+    }
+    let linked: SupersedesLink[] = [];
+    if (links.length) {
+      const { rows } = await q.query<{ newer_id: string; older_id: string }>(
+        `UPDATE memories AS m SET supersedes_id = x.older, updated_at = now()
+         FROM unnest($2::uuid[], $3::uuid[]) AS x(newer, older)
+         WHERE m.tenant_id = $1 AND m.id = x.newer AND m.supersedes_id IS NULL AND m.deleted_at IS NULL AND x.newer <> x.older
+         RETURNING m.id AS newer_id, m.supersedes_id AS older_id`,
+        [tenantId, links.map((l) => l.newer_id), links.map((l) => l.older_id)]);
+      linked = rows;
+    }
+    return { statuses: changed, links: linked };
+  });
+}

@@ -1,0 +1,278 @@
+// Contradiction detection end to end: writes over HTTP, the detector on the bus, statuses,
+// supersedes links, the write response's pre-check and GET …/contradictions from both sides.
+// Runs over the in-process bus with the memory cache, and over NATS JetStream with Redis when
+// LOCI_TEST_NATS_URL and LOCI_TEST_REDIS_URL are set.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { cleanupNats, cleanupRedis, natsRedisEnv } from '../helpers/infra.js';
+
+const NATS_URL = process.env.LOCI_TEST_NATS_URL;
+const REDIS_URL = process.env.LOCI_TEST_REDIS_URL;
+const run = randomBytes(4).toString('hex');
+
+const variants: Array<{ name: string; env: () => Record<string, string> }> = [{ name: 'in-process bus, memory cache', env: () => ({}) }];
+if (NATS_URL && REDIS_URL) variants.push({ name: 'NATS bus, Redis cache', env: () => natsRedisEnv(`CONTRA_${run}`) });
+
+describe.each(variants)('contradiction detection ($name)', ({ env }) => {
+  let t: TestApp;
+  let n = 0;
+  const tenant = () => `contra-${run}-${++n}`;
+
+  beforeAll(async () => {
+    t = await startTestApp(env());
+  });
+  afterAll(async () => {
+    const cfg = t?.config;
+    await t?.close();
+    if (cfg?.natsUrl) await cleanupNats(cfg.natsStream);
+    if (cfg?.redisUrl) await cleanupRedis(cfg.cachePrefix);
+  });
+
+  async function write(tenantId: string, body: Record<string, unknown>, key?: string) {
+    const r = await t.api('POST', '/api/v1/memories', { key, body: { tenant_id: tenantId, agent_id: 'agent-a', ...body } });
+    expect(r.status, r.text).toBe(201);
+    return r.body;
+  }
+  const drain = () => t.services.bus.drain(30_000);
+  async function get(tenantId: string, id: string) {
+    const r = await t.api('GET', `/api/v1/memories/${id}?tenant_id=${tenantId}`);
+    expect(r.status, r.text).toBe(200);
+    return r.body;
+  }
+  async function findings(tenantId: string, id: string, key?: string) {
+    const r = await t.api('GET', `/api/v1/memories/${id}/contradictions?tenant_id=${tenantId}`, { key });
+    expect(r.status, r.text).toBe(200);
+    return r.body;
+  }
+
+  /** Writes older then newer, drains the bus, and returns both rows as they are now. */
+  async function pair(older: string | Record<string, unknown>, newer: string | Record<string, unknown>, tenantId = tenant()) {
+    const o = await write(tenantId, typeof older === 'string' ? { content: older } : older);
+    const w = await write(tenantId, typeof newer === 'string' ? { content: newer } : newer);
+    await drain();
+    return { tenantId, o: await get(tenantId, o.id), n: await get(tenantId, w.id), written: w };
+  }
+
+  /** Both sides of a finding, through the endpoint. */
+  async function expectLinked(tenantId: string, older: any, newer: any, reason: 'rdf_conflict' | 'semantic_conflict') {
+    const fromOld = await findings(tenantId, older.id);
+    expect(fromOld.detection_status).toBe('completed');
+    expect(fromOld.contradictions).toEqual([{
+      id: newer.id, status: newer.status, reason, content_preview: newer.content, direction: 'superseded_by', created_at: newer.created_at,
+    }]);
+    expect(fromOld.superseded_by).toEqual([{ id: newer.id, status: newer.status, reason, content_preview: newer.content, created_at: newer.created_at }]);
+    expect(fromOld.superseded_memories).toEqual([]);
+    const fromNew = await findings(tenantId, newer.id);
+    expect(fromNew.detection_status).toBe('completed');
+    expect(fromNew.contradictions).toEqual([{
+      id: older.id, status: older.status, reason, content_preview: older.content, direction: 'supersedes', created_at: older.created_at,
+    }]);
+    expect(fromNew.superseded_by).toEqual([]);
+    expect(fromNew.superseded_memories).toEqual([{ id: older.id, status: older.status, reason, content_preview: older.content, created_at: older.created_at }]);
+  }
+
+  async function expectUntouched(tenantId: string, ...rows: any[]) {
+    for (const r of rows) {
+      const now = await get(tenantId, r.id);
+      expect(now.status).toBe('active');
+      expect(now.supersedes_id).toBeNull();
+      const f = await findings(tenantId, r.id);
+      expect(f).toEqual({ detection_status: 'pending', contradictions: [], superseded_by: [], superseded_memories: [] });
+    }
+  }
+
+  it('a writer-given triple: the older row becomes outdated, the write response already says so', async () => {
+    const subject = randomUUID();
+    const tenantId = tenant();
+    const o = await write(tenantId, { content: 'Moving house again.', subject_entity_id: subject, predicate: 'lives_in', object_value: 'Berlin' });
+    expect(o.superseded_by).toEqual([]);
+    const w = await write(tenantId, { content: 'Settled in at the new flat.', subject_entity_id: subject, predicate: 'lives_in', object_value: 'Leipzig' });
+    expect(w.superseded_by).toEqual([{ old_memory_id: o.id, old_status: 'outdated', reason: 'rdf_conflict', old_content_preview: 'Moving house again.' }]);
+    await drain();
+    const older = await get(tenantId, o.id);
+    const newer = await get(tenantId, w.id);
+    expect(older.status).toBe('outdated');
+    expect(older.supersedes_id).toBeNull();
+    expect(older.content).toBe('Moving house again.');
+    expect(newer.status).toBe('active');
+    expect(newer.supersedes_id).toBe(o.id);
+    await expectLinked(tenantId, older, newer, 'rdf_conflict');
+  });
+
+  it('a writer-given triple with the same value, or a multi-valued predicate, supersedes nothing', async () => {
+    const subject = randomUUID();
+    const same = await pair(
+      { content: 'Status update for Orion.', subject_entity_id: subject, predicate: 'status', object_value: 'In Progress' },
+      { content: 'Orion update.', subject_entity_id: subject, predicate: 'status', object_value: 'in progress' });
+    expect(same.written.superseded_by).toEqual([]);
+    await expectUntouched(same.tenantId, same.o, same.n);
+    const likes = await pair(
+      { content: 'Food preferences noted.', subject_entity_id: subject, predicate: 'likes', object_value: 'sushi' },
+      { content: 'More food preferences.', subject_entity_id: subject, predicate: 'likes', object_value: 'ramen' });
+    expect(likes.written.superseded_by).toEqual([]);
+    await expectUntouched(likes.tenantId, likes.o, likes.n);
+  });
+
+  it('a triple extracted from the content: the older row becomes outdated', async () => {
+    const { tenantId, o, n, written } = await pair('Alice lives in Berlin.', 'Alice moved to Munich.');
+    // Only the writer-given triples are pre-checked; the detector finds this one after the write.
+    expect(written.superseded_by).toEqual([]);
+    expect(o.status).toBe('outdated');
+    expect(n.status).toBe('active');
+    expect(n.supersedes_id).toBe(o.id);
+    await expectLinked(tenantId, o, n, 'rdf_conflict');
+  });
+
+  it('a semantic conflict: the older row becomes conflicted', async () => {
+    const { tenantId, o, n } = await pair('The Q2 revenue was $1.2M.', 'The Q2 revenue was $1.5M.');
+    expect(o.status).toBe('conflicted');
+    expect(n.status).toBe('active');
+    expect(n.supersedes_id).toBe(o.id);
+    await expectLinked(tenantId, o, n, 'semantic_conflict');
+    const flip = await pair('Dave is allergic to peanuts.', 'Dave is not allergic to peanuts.');
+    expect(flip.o.status).toBe('conflicted');
+    expect(flip.n.supersedes_id).toBe(flip.o.id);
+  });
+
+  it('look-alikes change nothing: different subjects, compatible facts, paraphrases', async () => {
+    for (const [older, newer] of [
+      ['Alice lives in Berlin.', 'Bob lives in Munich.'],
+      ['Bob likes jazz.', 'Bob likes classical music.'],
+      ['Dave works at Google.', 'Dave works at Google on the Maps team.'],
+      ['Frank moved to Munich.', 'Frank lives in Munich.'],
+      ['The Pro plan costs $20 per month.', 'The Pro plan costs $200 per year.'],
+      ['Alice bought a new car in March.', 'Alice sold her old car in March.'],
+    ]) {
+      const { tenantId, o, n } = await pair(older, newer);
+      await expectUntouched(tenantId, o, n);
+    }
+  });
+
+  it('a chain of updates links each row to the one it replaced', async () => {
+    const tenantId = tenant();
+    const a = await write(tenantId, { content: 'Grace lives in Lyon.' });
+    await drain();
+    const b = await write(tenantId, { content: 'Grace moved to Nantes.' });
+    await drain();
+    const c = await write(tenantId, { content: 'Grace moved to Lille.' });
+    await drain();
+    const [ra, rb, rc] = [await get(tenantId, a.id), await get(tenantId, b.id), await get(tenantId, c.id)];
+    expect([ra.status, rb.status, rc.status]).toEqual(['outdated', 'outdated', 'active']);
+    expect([ra.supersedes_id, rb.supersedes_id, rc.supersedes_id]).toEqual([null, a.id, b.id]);
+    const fb = await findings(tenantId, b.id);
+    expect(fb.contradictions.map((x: any) => [x.id, x.direction])).toEqual([[c.id, 'superseded_by'], [a.id, 'supersedes']]);
+  });
+
+  it('a duplicate delivery is idempotent, also when both copies arrive at once', async () => {
+    const { tenantId, o, n } = await pair('Carol has two children.', 'Carol has three children.');
+    expect(o.status).toBe('conflicted');
+    const event = (id: string) => ({
+      id: randomUUID(), type: 'memory.written', version: 1, tenant_id: tenantId, occurred_at: new Date().toISOString(),
+      data: { memory_id: id, op: 'create' },
+    });
+    await Promise.all([t.services.bus.publish(event(n.id)), t.services.bus.publish(event(n.id)), t.services.bus.publish(event(o.id))]);
+    await drain();
+    // Nothing changed, not even updated_at.
+    expect(await get(tenantId, o.id)).toEqual(o);
+    expect(await get(tenantId, n.id)).toEqual(n);
+  });
+
+  it('finds the pair from the older side when its event is handled last', async () => {
+    const { tenantId, o, n } = await pair('Heidi works at Initech.', 'Heidi joined Globex last month.');
+    expect(o.status).toBe('outdated');
+    // Undo the findings, then run detection for the older memory only: it must find the newer one.
+    await t.services.db.query(`UPDATE memories SET status = 'active', supersedes_id = NULL WHERE tenant_id = $1`, [tenantId]);
+    const result = await t.services.detector.detect(tenantId, o.id);
+    expect(result.findings).toMatchObject([{ older_id: o.id, newer_id: n.id, verdict: 'rdf_conflict' }]);
+    expect((await get(tenantId, o.id)).status).toBe('outdated');
+    expect((await get(tenantId, n.id)).supersedes_id).toBe(o.id);
+  });
+
+  it('a content update that now contradicts an older memory is detected', async () => {
+    const tenantId = tenant();
+    const o = await write(tenantId, { content: 'Ivan lives in Oslo.' });
+    const w = await write(tenantId, { content: 'Ivan enjoys long walks.' });
+    await drain();
+    expect((await get(tenantId, o.id)).status).toBe('active');
+    const r = await t.api('PATCH', `/api/v1/memories/${w.id}?tenant_id=${tenantId}`, { body: { content: 'Ivan moved to Bergen.' } });
+    expect(r.status, r.text).toBe(200);
+    await drain();
+    expect((await get(tenantId, o.id)).status).toBe('outdated');
+    expect((await get(tenantId, w.id)).supersedes_id).toBe(o.id);
+  });
+
+  it('detection ignores visibility but the pre-check and the endpoint respect it', async () => {
+    const tenantId = tenant();
+    const subject = randomUUID();
+    const keyA = await t.key(tenantId, { agent: 'agent-a' });
+    const keyB = await t.key(tenantId, { agent: 'agent-b' });
+    const o = await write(tenantId, {
+      content: 'Private note on the office.', agent_id: 'agent-a', visibility: 'scope_agent',
+      subject_entity_id: subject, predicate: 'located_in', object_value: 'Leeds',
+    }, keyA);
+    const w = await write(tenantId, {
+      content: 'The office is elsewhere now.', agent_id: 'agent-b', subject_entity_id: subject, predicate: 'located_in', object_value: 'York',
+    }, keyB);
+    // agent-b may not see agent-a's private row: the pre-check does not list it.
+    expect(w.superseded_by).toEqual([]);
+    await drain();
+    expect((await get(tenantId, o.id)).status).toBe('outdated');
+    expect((await get(tenantId, w.id)).supersedes_id).toBe(o.id);
+    const asB = await findings(tenantId, w.id, keyB);
+    expect(asB.detection_status).toBe('completed');
+    expect(asB.contradictions).toEqual([]);
+    const asA = await findings(tenantId, w.id, keyA);
+    expect(asA.contradictions.map((x: any) => [x.id, x.direction, x.reason])).toEqual([[o.id, 'supersedes', 'rdf_conflict']]);
+    expect((await t.api('GET', `/api/v1/memories/${o.id}/contradictions?tenant_id=${tenantId}`, { key: keyB })).status).toBe(404);
+  });
+
+  it('never takes candidates from another tenant, and the endpoint refuses other tenants', async () => {
+    const ta = tenant();
+    const tb = tenant();
+    const a = await write(ta, { content: 'Judy lives in Porto.' });
+    await drain();
+    const b = await write(tb, { content: 'Judy moved to Faro.' });
+    const subject = randomUUID();
+    await write(ta, { content: 'Plan price noted.', subject_entity_id: subject, predicate: 'price', object_value: '$10' });
+    const wb = await write(tb, { content: 'Plan price changed.', subject_entity_id: subject, predicate: 'price', object_value: '$12' });
+    expect(wb.superseded_by).toEqual([]);
+    await drain();
+    expect((await get(ta, a.id)).status).toBe('active');
+    expect((await get(tb, b.id)).supersedes_id).toBeNull();
+    expect((await get(tb, wb.id)).supersedes_id).toBeNull();
+
+    const keyB = await t.key(tb);
+    expect((await t.api('GET', `/api/v1/memories/${a.id}/contradictions?tenant_id=${ta}`, { key: keyB })).status).toBe(403);
+    expect((await t.api('GET', `/api/v1/memories/${a.id}/contradictions?tenant_id=${tb}`, { key: keyB })).status).toBe(404);
+    expect((await t.api('GET', `/api/v1/memories/${b.id}/contradictions?tenant_id=${tb}`, { key: keyB })).status).toBe(200);
+  });
+
+  it('the endpoint validates its input and has no side effects', async () => {
+    const { tenantId, o } = await pair('Ken reports to Laura.', 'Ken reports to Mike.');
+    expect(o.status).toBe('outdated');
+    const before = await get(tenantId, o.id);
+    for (let i = 0; i < 2; i++) await findings(tenantId, o.id);
+    expect(await get(tenantId, o.id)).toEqual(before);
+
+    const bad = await t.api('GET', `/api/v1/memories/not-a-uuid/contradictions?tenant_id=${tenantId}`);
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail[0].loc).toEqual(['path', 'memory_id']);
+    const noTenant = await t.api('GET', `/api/v1/memories/${o.id}/contradictions`);
+    expect(noTenant.status).toBe(422);
+    expect(noTenant.body.detail[0].loc).toEqual(['query', 'tenant_id']);
+    expect((await t.api('GET', `/api/v1/memories/${randomUUID()}/contradictions?tenant_id=${tenantId}`)).status).toBe(404);
+    expect((await t.api('GET', `/api/v1/memories/${o.id}/contradictions?tenant_id=${tenantId}`, { key: null })).status).toBe(401);
+    const del = await t.api('DELETE', `/api/v1/memories/${o.id}?tenant_id=${tenantId}`);
+    expect(del.status).toBe(204);
+    expect((await t.api('GET', `/api/v1/memories/${o.id}/contradictions?tenant_id=${tenantId}`)).status).toBe(404);
+  });
+
+  it('is described in the OpenAPI document', async () => {
+    const doc = (await t.api('GET', '/api/openapi.json', { key: null })).body;
+    const op = doc.paths['/api/v1/memories/{memory_id}/contradictions'].get;
+    expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '404', '422']));
+    expect(Object.keys(op.responses['200'].content['application/json'].schema.properties).sort())
+      .toEqual(['contradictions', 'detection_status', 'superseded_by', 'superseded_memories']);
+  });
+});
