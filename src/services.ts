@@ -7,19 +7,21 @@ import type { Config } from './config.js';
 import { KeyService } from './core/keys.js';
 import { MemoryService } from './core/memories/service.js';
 import { DocumentService } from './core/documents/service.js';
+import { AuditLog } from './core/audit.js';
+import { GraphService } from './core/graph/service.js';
 import type { Db } from './store/db.js';
 import { PgDb } from './store/pg.js';
 import { PgliteDb } from './store/pglite.js';
 import { migrate } from './store/migrate.js';
 import type { Embedder } from './providers/embedder/types.js';
-import { createEmbedder } from './providers/embedder/index.js';
+import { CachedEmbedder, createEmbedder } from './providers/embedder/index.js';
 import type { EntityExtractor } from './providers/entities/types.js';
 import { createEntityExtractor } from './providers/entities/index.js';
 import type { Cache } from './infra/cache/types.js';
 import { createCache } from './infra/cache/index.js';
 import type { EventBus } from './infra/bus/types.js';
 import { createBus } from './infra/bus/index.js';
-import { checkEmbedderMatches } from './store/meta.js';
+import { checkEmbedderMatches, storedEmbeddingDim } from './store/meta.js';
 import { claimDataDir } from './store/dir-lock.js';
 import { scheduleMaintenance } from './store/maintenance.js';
 
@@ -30,7 +32,11 @@ export interface Services {
   keys: KeyService;
   memories: MemoryService;
   documents: DocumentService;
+  audit: AuditLog;
+  graph: GraphService;
   embedder: Embedder;
+  /** The embedder behind an LRU of query texts: what search paths embed queries with. */
+  queryEmbedder: CachedEmbedder;
   entities: EntityExtractor;
   cache: Cache;
   bus: EventBus;
@@ -65,7 +71,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const embedder = overrides.embedder ?? createEmbedder(config);
   const initErrors: string[] = [];
   await embedder.init();
-  await migrate(db, { embeddingDim: embedder.dim });
+  await migrate(db, { embeddingDim: (await storedEmbeddingDim(db)) ?? embedder.dim });
   await checkEmbedderMatches(db, embedder);
   const cache = createCache({ redisUrl: config.redisUrl, keyPrefix: config.cachePrefix });
   const bus = createBus({ natsUrl: config.natsUrl, stream: config.natsStream });
@@ -73,10 +79,13 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const entities = createEntityExtractor();
   const keys = new KeyService(db);
   const memories = new MemoryService({ db, embedder, entities, bus, quotaPerTenant: config.quotaPerTenant, log: log.child({ component: 'memories' }) });
-  const documents = new DocumentService({ db, embedder });
+  const queryEmbedder = new CachedEmbedder(embedder);
+  const documents = new DocumentService({ db, embedder, queryEmbedder });
+  const audit = new AuditLog({ db, bus, log: log.child({ component: 'audit' }) });
+  const graph = new GraphService({ db, audit });
   const stopMaintenance = scheduleMaintenance(db, undefined, (err) => log.warn({ err }, 'vacuum failed'));
   const services: Services = {
-    config, log, db, keys, memories, documents, embedder, entities, cache, bus, initErrors,
+    config, log, db, keys, memories, documents, audit, graph, embedder, queryEmbedder, entities, cache, bus, initErrors,
     startedAt: new Date(),
     async close() {
       stopMaintenance();
