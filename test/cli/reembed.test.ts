@@ -131,7 +131,10 @@ describe('loci reembed', () => {
   }, 180_000);
 
   it('refuses to start with another embedder, naming `loci reembed`', async () => {
-    const err = await serve(env('openai')).then(() => null, (e) => e);
+    const err = await serve(env('openai')).then(async (s) => {
+      await s.stop();
+      return null;
+    }, (e) => e);
     expect(err).not.toBeNull();
     expect(err.code).toBe(1);
     expect(err.stderr).toContain('loci reembed');
@@ -153,7 +156,10 @@ describe('loci reembed', () => {
 
     // Still the old embedder's store: the same refusal, now saying the reembed can resume.
     fake.failAfter = null;
-    const again = await serve(env('openai')).then(() => null, (e) => e);
+    const again = await serve(env('openai')).then(async (s) => {
+      await s.stop();
+      return null;
+    }, (e) => e);
     expect(again?.stderr).toContain('"use-lite" (512-d)');
     expect(again.stderr).toContain('running it again resumes');
   }, 120_000);

@@ -18,8 +18,8 @@ async function write(key: string | undefined, body: Record<string, unknown>) {
   return r.body;
 }
 
-const entities = async (query: string, key?: string) => t.api('GET', `/api/v1/entities?${query}`, { key });
-const graph = async (query: string, key?: string) => t.api('GET', `/api/v1/graph?${query}`, { key });
+const entities = async (query: string, key?: string | null) => t.api('GET', `/api/v1/entities?${query}`, { key });
+const graph = async (query: string, key?: string | null) => t.api('GET', `/api/v1/graph?${query}`, { key });
 const byName = (list: any[], name: string) => list.find((e) => e.name === name);
 
 beforeAll(async () => {
