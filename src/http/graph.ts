@@ -41,7 +41,9 @@ const Common = {
 const EntitiesQuery = Type.Object({
   ...Common,
   entity_type: Type.Optional(EntityTypeEnum),
-  search: Type.Optional(Type.String({ minLength: 1, maxLength: SEARCH_MAX, description: 'Case-insensitive substring of the name or an alias' })),
+  search: Type.Optional(Type.String({
+    minLength: 1, maxLength: SEARCH_MAX, pattern: '\\S', description: 'Case-insensitive substring of the name or an alias',
+  })),
 });
 
 const GraphQuerySchema = Type.Object({

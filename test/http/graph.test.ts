@@ -113,7 +113,7 @@ describe('GET /api/v1/entities', () => {
   it('refuses bad input with 422', async () => {
     for (const q of [
       `tenant_id=${T}&limit=0`, `tenant_id=${T}&limit=501`, `tenant_id=${T}&limit=abc`, `tenant_id=${T}&entity_type=planet`,
-      `tenant_id=${T}&search=`, `tenant_id=${T}&search=${'x'.repeat(201)}`, 'limit=5',
+      `tenant_id=${T}&search=`, `tenant_id=${T}&search=%20%20`, `tenant_id=${T}&search=${'x'.repeat(201)}`, 'limit=5',
     ]) {
       const r = await entities(q, tenantKey);
       expect(r.status, q).toBe(422);
