@@ -2,7 +2,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { Services } from '../services.js';
-import { ENTITY_LIMIT, ENTITY_TYPES, GRAPH_DEPTH, RELATIONS_PER_ENTITY, SEARCH_MAX, type EntityQuery, type GraphQuery } from '../core/graph/types.js';
+import {
+  ENTITY_LIMIT, ENTITY_TYPES, EVIDENCE_SHOWN, GRAPH_DEPTH, RELATIONS_PER_ENTITY, SEARCH_MAX, type EntityQuery, type GraphQuery,
+} from '../core/graph/types.js';
 import { invalid } from './errors.js';
 import { DateTime, TenantId, Uuid, errorResponses } from './schemas.js';
 
@@ -14,7 +16,7 @@ const EntitySchema = Type.Object({
   name: Type.String({ description: 'First surface form seen' }),
   entity_type: EntityTypeEnum,
   aliases: Type.Array(Type.String(), { description: 'Other surface forms seen (the name excluded)' }),
-  mention_count: Type.Integer({ description: 'Memories the caller can see (in the fleet, when given) that mention the entity' }),
+  mention_count: Type.Integer({ description: 'Memories of the tenant that mention the entity (not deleted; every visibility and fleet)' }),
   first_seen_at: DateTime,
   last_seen_at: DateTime,
 }, { $id: 'Entity' });
@@ -25,8 +27,8 @@ const RelationSchema = Type.Object({
   predicate: Type.String({ description: 'lower_snake verb phrase ("works_at"), `co_occurs`, or a predicate given on a write' }),
   object_entity_id: Type.Union([Uuid, Type.Null()]),
   object_value: Type.Union([Type.String({ description: 'The object when it is a value, not an entity' }), Type.Null()]),
-  mention_count: Type.Integer({ description: 'Memories stating the relation, less the kept evidence the caller cannot see' }),
-  evidence_memory_ids: Type.Array(Uuid, { description: 'Visible memories stating it, newest first (from the 100 most recent)' }),
+  mention_count: Type.Integer({ description: 'Memories of the tenant that state the relation (not deleted; every visibility and fleet)' }),
+  evidence_memory_ids: Type.Array(Uuid, { description: `Up to ${EVIDENCE_SHOWN} memories stating it that the caller can see, newest first` }),
   first_seen_at: DateTime,
   last_seen_at: DateTime,
 }, { $id: 'Relation' });

@@ -4,6 +4,7 @@
 // through the graph (neither its id nor an entity only it mentions).
 import type { Params } from '../memories/params.js';
 import { visibilityPredicate } from '../memories/visibility.js';
+import { EVIDENCE_SHOWN } from './types.js';
 
 export interface EvidenceScope {
   tenantId: string;
@@ -28,6 +29,17 @@ export function evidenceConditions(p: Params, s: EvidenceScope, m = 'm'): string
 export function visibleLinks(p: Params, s: EvidenceScope, tenant: string, entityCol: string): string {
   return `FROM entity_links l JOIN memories m ON m.tenant_id = l.tenant_id AND m.id = l.memory_id
           WHERE l.tenant_id = ${tenant} AND l.entity_id = ${entityCol} AND ${evidenceConditions(p, s)}`;
+}
+
+/**
+ * The most recent evidence memories of relation alias `r` that count, as rows (id, n = position
+ * in the evidence list, newest highest). Walks the list from its newest end and stops after
+ * EVIDENCE_SHOWN, so a long list costs a few lookups.
+ */
+export function recentVisibleEvidence(p: Params, s: EvidenceScope, r = 'r'): string {
+  return `SELECT ev.id, ev.n FROM (SELECT id, n FROM unnest(${r}.evidence_memory_ids) WITH ORDINALITY AS u(id, n) ORDER BY n DESC) ev
+          JOIN memories m ON m.tenant_id = ${r}.tenant_id AND m.id = ev.id
+          WHERE ${evidenceConditions(p, s)} LIMIT ${EVIDENCE_SHOWN}`;
 }
 
 /** Evidence memories of relation alias `r` that count. */

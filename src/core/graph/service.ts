@@ -8,7 +8,7 @@ import { notFound } from '../../http/errors.js';
 import { normalizeEntityName } from '../../providers/entities/normalize.js';
 import { Params } from '../memories/params.js';
 import { iso } from '../memories/record.js';
-import { type EvidenceScope, visibleEvidence, visibleLinks } from './evidence.js';
+import { type EvidenceScope, recentVisibleEvidence, visibleEvidence, visibleLinks } from './evidence.js';
 import {
   ENTITY_LIMIT, GRAPH_DEPTH, RELATIONS_PER_ENTITY, type EntityQuery, type EntityRecord, type EntityType, type Graph,
   type GraphQuery, type RelationRecord,
@@ -76,8 +76,9 @@ export class GraphService {
       const norm = normalizeEntityName(f.search) || raw;
       const inName = p.add(`%${likeEscape(norm)}%`);
       const inAlias = p.add(`%${likeEscape(raw)}%`);
+      // Aliases joined by a character no one types: one LIKE over all of them, no unnest per row.
       w.push(`(e.normalized_name LIKE ${inName} ESCAPE '\\'
-               OR EXISTS (SELECT 1 FROM unnest(e.aliases) AS a(alias) WHERE lower(a.alias) LIKE ${inAlias} ESCAPE '\\'))`);
+               OR lower(array_to_string(e.aliases, chr(1))) LIKE ${inAlias} ESCAPE '\\')`);
       rank = `e.normalized_name = ${p.add(norm)} DESC, e.normalized_name LIKE ${p.add(`${likeEscape(norm)}%`)} ESCAPE '\\' DESC, `;
     }
     w.push(`EXISTS (SELECT 1 ${visibleLinks(p, s, t, 'e.id')})`);
@@ -87,15 +88,12 @@ export class GraphService {
     return rows.map((r) => r.id);
   }
 
-  /** Records of the given entities, in the given order, with mention counts of visible memories. */
+  /** Records of the given entities, in the given order. */
   private async entityRecords(s: EvidenceScope, ids: string[]): Promise<EntityRecord[]> {
     if (ids.length === 0) return [];
-    const p = new Params();
-    const t = p.add(s.tenantId);
     const { rows } = await this.deps.db.query(
-      `SELECT e.id, e.tenant_id, e.name, e.entity_type, e.aliases, e.first_seen_at, e.last_seen_at,
-              (SELECT count(*)::int ${visibleLinks(p, s, t, 'e.id')}) AS mention_count
-       FROM entities e WHERE e.tenant_id = ${t} AND e.id = ANY(${p.add(ids, 'uuid[]')})`, p.values);
+      `SELECT e.id, e.tenant_id, e.name, e.entity_type, e.aliases, e.mention_count, e.first_seen_at, e.last_seen_at
+       FROM entities e WHERE e.tenant_id = $1 AND e.id = ANY($2::uuid[])`, [s.tenantId, ids]);
     const byId = new Map(rows.map((r) => [r.id as string, r]));
     return ids.flatMap((id) => {
       const r = byId.get(id);
@@ -120,10 +118,10 @@ export class GraphService {
     const t = p.add(s.tenantId);
     const set = p.add(ids, 'uuid[]');
     const { rows } = await this.deps.db.query(
-      `SELECT r.id, r.subject_entity_id, r.predicate, r.object_entity_id, r.object_value, r.first_seen_at, r.last_seen_at,
-              r.mention_count - (cardinality(r.evidence_memory_ids) - cardinality(ev.ids)) AS mention_count, ev.ids AS evidence
+      `SELECT r.id, r.subject_entity_id, r.predicate, r.object_entity_id, r.object_value, r.mention_count,
+              r.first_seen_at, r.last_seen_at, ev.ids AS evidence
        FROM relations r
-       CROSS JOIN LATERAL (SELECT array_agg(m.id ORDER BY m.created_at DESC, m.id) AS ids ${visibleEvidence(p, s)}) ev
+       CROSS JOIN LATERAL (SELECT array_agg(v.id ORDER BY v.n DESC) AS ids FROM (${recentVisibleEvidence(p, s)}) v) ev
        WHERE r.tenant_id = ${t} AND r.subject_entity_id = ANY(${set})
          AND (r.object_entity_id IS NULL OR r.object_entity_id = ANY(${set})) AND ev.ids IS NOT NULL
        ORDER BY r.mention_count DESC, r.id LIMIT ${p.add(cap + 1)}`, p.values);
@@ -136,7 +134,7 @@ export class GraphService {
         predicate: r.predicate,
         object_entity_id: r.object_entity_id ?? null,
         object_value: r.object_entity_id ? null : (r.object_value ?? null),
-        mention_count: Math.max(Number(r.mention_count), (r.evidence as string[]).length),
+        mention_count: Number(r.mention_count),
         evidence_memory_ids: r.evidence as string[],
         first_seen_at: iso(r.first_seen_at)!,
         last_seen_at: iso(r.last_seen_at)!,

@@ -8,6 +8,8 @@ export const GRAPH_DEPTH = { min: 1, max: 3, default: 1 } as const;
 /** Relations returned with a graph: at most this many per entity returned. */
 export const RELATIONS_PER_ENTITY = 10;
 export const SEARCH_MAX = 200;
+/** Evidence memory ids returned per relation (the most recent visible ones). */
+export const EVIDENCE_SHOWN = 20;
 
 export interface EntityRecord {
   id: string;
@@ -17,7 +19,7 @@ export interface EntityRecord {
   entity_type: EntityType;
   /** Other surface forms seen ("Dr. Ada Lovelace" for "Ada Lovelace"), the name excluded. */
   aliases: string[];
-  /** Memories the caller can see (in the fleet, when one is given) that mention the entity. */
+  /** Memories of the tenant that mention the entity (not deleted; every visibility and fleet). */
   mention_count: number;
   first_seen_at: string;
   last_seen_at: string;
@@ -30,9 +32,9 @@ export interface RelationRecord {
   /** The object when it is an entity; otherwise null and `object_value` holds it. */
   object_entity_id: string | null;
   object_value: string | null;
-  /** Memories stating the relation, less those among the kept evidence the caller cannot see. */
+  /** Memories of the tenant that state the relation (not deleted; every visibility and fleet). */
   mention_count: number;
-  /** Visible memories stating the relation, newest first (from the 100 most recent kept). */
+  /** Up to 20 memories stating it that the caller can see, newest first. */
   evidence_memory_ids: string[];
   first_seen_at: string;
   last_seen_at: string;
