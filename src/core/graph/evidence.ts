@@ -1,7 +1,7 @@
 // What may evidence the graph for a reader: the memories it could read itself. Entities and
 // relations are shown only when at least one such memory mentions or states them, and only
-// those memories are counted or named, so a scope_agent memory of another agent never shows
-// through the graph (neither its id nor an entity only it mentions).
+// those memories are named, so a scope_agent memory of another agent never shows through the
+// graph (neither its id nor an entity only it mentions). Mention counts are tenant-wide.
 import type { Params } from '../memories/params.js';
 import { visibilityPredicate } from '../memories/visibility.js';
 import { EVIDENCE_SHOWN } from './types.js';
@@ -25,7 +25,7 @@ export function evidenceConditions(p: Params, s: EvidenceScope, m = 'm'): string
   return w.join(' AND ');
 }
 
-/** Links of entity `entityCol` from memories that count (for EXISTS and count(*)). */
+/** Links of entity `entityCol` from memories that count (for EXISTS). */
 export function visibleLinks(p: Params, s: EvidenceScope, tenant: string, entityCol: string): string {
   return `FROM entity_links l JOIN memories m ON m.tenant_id = l.tenant_id AND m.id = l.memory_id
           WHERE l.tenant_id = ${tenant} AND l.entity_id = ${entityCol} AND ${evidenceConditions(p, s)}`;
