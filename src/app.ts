@@ -16,6 +16,8 @@ import { documentRoutes } from './http/documents.js';
 import { contradictionRoutes } from './http/contradictions.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { registerIdempotency } from './http/idempotency.js';
+import { graphRoutes } from './http/graph.js';
+import { auditRoutes } from './http/audit.js';
 
 export async function buildApp(services: Services): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
@@ -56,6 +58,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(adminRoutes(services));
   await app.register(documentRoutes(services));
   await app.register(contradictionRoutes(services));
+  await app.register(graphRoutes(services));
+  await app.register(auditRoutes(services));
 
   app.get('/api/openapi.json', { config: { auth: 'open' }, schema: { hide: true } }, async () => app.swagger());
   const { default: scalar } = await import('@scalar/fastify-api-reference');

@@ -52,17 +52,31 @@ keys.command('revoke').argument('<id>', 'key id').action(async (id) => {
   });
 });
 
+function positiveInt(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be an integer >= 1');
+  return n;
+}
+
+program.command('reembed')
+  .description('re-embed every memory and document with the configured embedder (stop the server first); resumable')
+  .option('--batch-size <n>', 'texts embedded and committed together', positiveInt, 64)
+  .action(async (o) => {
+    const { runReembed } = await import('./cli/reembed.js');
+    await runReembed(loadConfig(), { batchSize: o.batchSize });
+  });
+
 /** Opens storage only (no model, no bus) for key administration. */
 async function withKeys(fn: (ks: import('./core/keys.js').KeyService) => Promise<void>) {
   const config = loadConfig();
   const { openDb } = await import('./services.js');
   const { migrate } = await import('./store/migrate.js');
   const { KeyService } = await import('./core/keys.js');
-  const { getMeta } = await import('./store/meta.js');
+  const { storedEmbeddingDim } = await import('./store/meta.js');
   const db = openDb(config);
   try {
     // Key tables do not depend on the embedder; a fresh store takes the default dimension.
-    await migrate(db, { embeddingDim: Number((await getMeta(db, 'embedding_dim').catch(() => null)) ?? 512) });
+    await migrate(db, { embeddingDim: (await storedEmbeddingDim(db)) ?? 512 });
     await fn(new KeyService(db));
   } finally {
     await db.close();

@@ -9,12 +9,14 @@ import { MemoryService, MEMORY_WRITTEN } from './core/memories/service.js';
 import { ContradictionDetector } from './core/contradictions/detector.js';
 import { ContradictionFindingsService } from './core/contradictions/findings.js';
 import { DocumentService } from './core/documents/service.js';
+import { AuditLog } from './core/audit.js';
+import { GraphService } from './core/graph/service.js';
 import type { Db } from './store/db.js';
 import { PgDb } from './store/pg.js';
 import { PgliteDb } from './store/pglite.js';
 import { migrate } from './store/migrate.js';
 import type { Embedder } from './providers/embedder/types.js';
-import { createEmbedder } from './providers/embedder/index.js';
+import { CachedEmbedder, createEmbedder } from './providers/embedder/index.js';
 import type { EntityExtractor } from './providers/entities/types.js';
 import { createEntityExtractor } from './providers/entities/index.js';
 import { createLlm, type LlmClient } from './providers/llm/index.js';
@@ -22,7 +24,7 @@ import type { Cache } from './infra/cache/types.js';
 import { createCache } from './infra/cache/index.js';
 import type { EventBus } from './infra/bus/types.js';
 import { createBus } from './infra/bus/index.js';
-import { checkEmbedderMatches } from './store/meta.js';
+import { checkEmbedderMatches, storedEmbeddingDim } from './store/meta.js';
 import { claimDataDir } from './store/dir-lock.js';
 import { scheduleMaintenance } from './store/maintenance.js';
 
@@ -36,7 +38,11 @@ export interface Services {
   /** Runs after each memory write, from the bus. */
   detector: ContradictionDetector;
   contradictions: ContradictionFindingsService;
+  audit: AuditLog;
+  graph: GraphService;
   embedder: Embedder;
+  /** The embedder behind an LRU of query texts: what search paths embed queries with. */
+  queryEmbedder: CachedEmbedder;
   entities: EntityExtractor;
   /** The configured chat model; null when none is (extractive fallbacks). */
   llm: LlmClient | null;
@@ -74,7 +80,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const embedder = overrides.embedder ?? createEmbedder(config);
   const initErrors: string[] = [];
   await embedder.init();
-  await migrate(db, { embeddingDim: embedder.dim });
+  await migrate(db, { embeddingDim: (await storedEmbeddingDim(db)) ?? embedder.dim });
   await checkEmbedderMatches(db, embedder);
   const cache = createCache({ redisUrl: config.redisUrl, keyPrefix: config.cachePrefix });
   const bus = createBus({
@@ -86,7 +92,10 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const llm = overrides.llm !== undefined ? overrides.llm : createLlm(config);
   const keys = new KeyService(db);
   const memories = new MemoryService({ db, embedder, entities, bus, quotaPerTenant: config.quotaPerTenant, log: log.child({ component: 'memories' }) });
-  const documents = new DocumentService({ db, embedder });
+  const queryEmbedder = new CachedEmbedder(embedder);
+  const documents = new DocumentService({ db, embedder, queryEmbedder });
+  const audit = new AuditLog({ db, bus, log: log.child({ component: 'audit' }) });
+  const graph = new GraphService({ db, audit });
   const detector = new ContradictionDetector({
     db, cache, llm, log: log.child({ component: 'contradictions' }),
     llmMinSimilarity: config.contradictions.llmMinSimilarity, llmTimeoutMs: config.llm.timeoutMs,
@@ -97,7 +106,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const contradictions = new ContradictionFindingsService({ db });
   const stopMaintenance = scheduleMaintenance(db, undefined, (err) => log.warn({ err }, 'vacuum failed'));
   const services: Services = {
-    config, log, db, keys, memories, documents, detector, contradictions, embedder, entities, llm, cache, bus, initErrors,
+    config, log, db, keys, memories, documents, detector, contradictions, audit, graph, embedder, queryEmbedder, entities, llm, cache, bus, initErrors,
     startedAt: new Date(),
     async close() {
       stopMaintenance();

@@ -9,10 +9,17 @@ const DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 export interface Migration { version: number; name: string; sql: string }
 
 export function loadMigrations(dir = DIR): Migration[] {
-  return readdirSync(dir)
+  const migrations = readdirSync(dir)
     .filter((f) => /^\d+_.+\.sql$/.test(f))
     .sort()
     .map((f) => ({ version: Number(f.split('_')[0]), name: f, sql: readFileSync(dir + f, 'utf8') }));
+  // Two files with one number would silently skip the second wherever the first has run.
+  for (let i = 1; i < migrations.length; i++) {
+    if (migrations[i].version === migrations[i - 1].version) {
+      throw new Error(`migrations ${migrations[i - 1].name} and ${migrations[i].name} share version ${migrations[i].version}; renumber one`);
+    }
+  }
+  return migrations;
 }
 
 export async function migrate(db: Db, opts: { embeddingDim: number }): Promise<number[]> {

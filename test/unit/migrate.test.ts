@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadMigrations, splitSql } from '../../src/store/migrate.js';
 
@@ -19,5 +22,15 @@ describe('migrations', () => {
     const versions = ms.map((m) => m.version);
     expect(new Set(versions).size).toBe(versions.length);
     expect([...versions].sort((a, b) => a - b)).toEqual(versions);
+  });
+
+  it('refuses two files with one version number', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loci-mig-'));
+    try {
+      for (const f of ['001_a.sql', '002_b.sql', '002_c.sql']) writeFileSync(join(dir, f), 'SELECT 1;');
+      expect(() => loadMigrations(`${dir}/`)).toThrow('migrations 002_b.sql and 002_c.sql share version 2');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

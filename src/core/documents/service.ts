@@ -84,6 +84,8 @@ export const QUERY_MAX_CHARS = 5_000;
 export interface DocumentServiceDeps {
   db: Db;
   embedder: Embedder;
+  /** Embeds search queries (the cached one in the running service); default: `embedder`. */
+  queryEmbedder?: Embedder;
 }
 
 const COLUMNS = 'id, tenant_id, fleet_id, collection, doc_id, data, created_at, updated_at';
@@ -155,10 +157,12 @@ class Where {
 export class DocumentService {
   private readonly db: Db;
   private readonly embedder: Embedder;
+  private readonly queryEmbedder: Embedder;
 
   constructor(deps: DocumentServiceDeps) {
     this.db = deps.db;
     this.embedder = deps.embedder;
+    this.queryEmbedder = deps.queryEmbedder ?? deps.embedder;
   }
 
   /** Creates or replaces a document (the whole `data`). */
@@ -296,7 +300,7 @@ export class DocumentService {
       return w;
     };
 
-    const vecP = this.embedText(query).then((v) => vectorLiteral(v));
+    const vecP = this.queryEmbedder.embed([query]).then(([v]) => vectorLiteral(v));
     const semantic = vecP.then(async (vec) => {
       const w = scope().raw('embedding IS NOT NULL');
       const pv = w.param(vec);

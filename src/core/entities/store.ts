@@ -86,11 +86,25 @@ export async function withdrawMemory(q: Queryable, tenantId: string, memoryId: s
   }
 }
 
-/** Records a memory's extraction: entities, links and relations. Returns the memory's entity links. */
-export async function recordExtraction(q: Queryable, tenantId: string, memoryId: string, x: Extraction): Promise<EntityLink[]> {
+/** The structured statement a write may carry; kept on the memory as given. */
+export interface GivenTriple {
+  subject_entity_id?: string | null;
+  predicate?: string | null;
+  object_value?: string | null;
+}
+
+/**
+ * Records a memory's extraction: entities, links and relations. A given subject entity of the
+ * same tenant is linked as the memory's subject, and a given predicate and object value become a
+ * relation evidenced by the memory, exactly as written. Returns the memory's entity links.
+ */
+export async function recordExtraction(
+  q: Queryable, tenantId: string, memoryId: string, x: Extraction, given: GivenTriple = {},
+): Promise<EntityLink[]> {
   const planned = planEntities(x);
-  if (planned.length === 0) return [];
-  const { rows } = await q.query<{ id: string; name: string; normalized_name: string; entity_type: string }>(
+  const subject = given.subject_entity_id ? await givenSubject(q, tenantId, given.subject_entity_id) : null;
+  if (planned.length === 0 && !subject) return [];
+  const { rows } = planned.length === 0 ? { rows: [] } : await q.query<{ id: string; name: string; normalized_name: string; entity_type: string }>(
     `INSERT INTO entities (tenant_id, name, normalized_name, entity_type, aliases, mention_count)
      SELECT $1, x.n, x.k, x.t, ARRAY[x.n], 1 FROM unnest($2::text[], $3::text[], $4::text[]) AS x(n, k, t)
      ON CONFLICT (tenant_id, normalized_name, entity_type) DO UPDATE SET
@@ -116,6 +130,17 @@ export async function recordExtraction(q: Queryable, tenantId: string, memoryId:
     links.push({ entity_id: e.id, name: e.name, entity_type: p.type, role: p.role });
     mentions.push(p.name);
   }
+  if (subject) {
+    const extracted = links.find((l) => l.entity_id === subject.id);
+    if (extracted) extracted.role = 'subject';
+    else {
+      // A link counts as a mention, as for extracted entities (withdrawMemory takes it back).
+      await q.query(`UPDATE entities SET mention_count = mention_count + 1, last_seen_at = now() WHERE tenant_id = $1 AND id = $2`,
+        [tenantId, subject.id]);
+      links.push({ entity_id: subject.id, name: subject.name, entity_type: subject.entity_type, role: 'subject' });
+      mentions.push(subject.name);
+    }
+  }
   await q.query(
     `INSERT INTO entity_links (memory_id, entity_id, tenant_id, role, mention)
      SELECT $1, x.e, $2, x.r, x.m FROM unnest($3::uuid[], $4::text[], $5::text[]) AS x(e, r, m)
@@ -139,6 +164,12 @@ export async function recordExtraction(q: Queryable, tenantId: string, memoryId:
     const ok = oe ? `e:${oe}` : `v:${ov}`;
     rels.set(`${s}\u0000${predicate}\u0000${ok}`, { s, p: predicate, oe, ov, ok });
   }
+  const givenPredicate = cut(given.predicate?.trim() ?? '', PREDICATE_MAX);
+  const givenValue = cut(given.object_value?.trim() ?? '', VALUE_MAX);
+  if (subject && givenPredicate && givenValue) {
+    const ok = `v:${givenValue}`;
+    rels.set(`${subject.id}\u0000${givenPredicate}\u0000${ok}`, { s: subject.id, p: givenPredicate, oe: null, ov: givenValue, ok });
+  }
   if (rels.size) {
     const sorted = [...rels.entries()].sort((a, b) => cmp(a[0], b[0])).map(([, v]) => v);
     await q.query(
@@ -156,6 +187,13 @@ export async function recordExtraction(q: Queryable, tenantId: string, memoryId:
         sorted.map((r) => r.ov), sorted.map((r) => r.ok)]);
   }
   return sortLinks(links);
+}
+
+/** The given subject entity, when it is an entity of this tenant (an id from elsewhere links nothing). */
+async function givenSubject(q: Queryable, tenantId: string, id: string) {
+  const { rows } = await q.query<{ id: string; name: string; entity_type: string }>(
+    `SELECT id, name, entity_type FROM entities WHERE tenant_id = $1 AND id = $2::uuid`, [tenantId, id]);
+  return rows[0] ?? null;
 }
 
 export function sortLinks(links: EntityLink[]): EntityLink[] {

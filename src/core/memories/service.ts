@@ -193,7 +193,7 @@ export class MemoryService {
           if (isContentDuplicate(err)) throw new DuplicateContent();
           throw err;
         }
-        const links = await recordExtraction(q, tenantId, id, extraction);
+        const links = await recordExtraction(q, tenantId, id, extraction, input);
         return { row, links, stored: stored + 1 };
       });
     } catch (err) {
@@ -222,12 +222,16 @@ export class MemoryService {
         this.deps.log?.warn({ err }, 'embedding failed');
         throw new ApiError(503, 'Service Unavailable', 'The embedder is unavailable; retry later', {}, { 'retry-after': '1' });
       }),
-      this.deps.entities.extract(text).catch((err) => {
-        this.deps.log?.warn({ err }, 'entity extraction failed');
-        return EMPTY_EXTRACTION;
-      }),
+      this.extract(text),
     ]);
     return { vector: vectors[0], extraction };
+  }
+
+  private extract(text: string): Promise<Extraction> {
+    return this.deps.entities.extract(text).catch((err) => {
+      this.deps.log?.warn({ err }, 'entity extraction failed');
+      return EMPTY_EXTRACTION;
+    });
   }
 
   private async duplicateError(tenantId: string, fleetId: string | null, hash: string, selfId: string | null): Promise<ApiError> {
@@ -340,6 +344,9 @@ export class MemoryService {
       const newTitle = fields.title !== undefined ? fields.title : current.title;
       const textChanged = newHash !== current.content_hash || (newTitle ?? null) !== (current.title ?? null);
       const enriched = textChanged ? await this.enrich(indexText(newTitle, content ?? current.content)) : null;
+      // A new subject/predicate/object changes the memory's graph even when its text does not.
+      const tripleChanged = fields.subject_entity_id !== undefined || fields.predicate !== undefined || fields.object_value !== undefined;
+      const extraction = enriched?.extraction ?? (tripleChanged ? await this.extract(indexText(newTitle, current.content)) : null);
 
       const p = new Params();
       const set: string[] = [];
@@ -374,8 +381,8 @@ export class MemoryService {
       const w = [`m.tenant_id = ${p.add(a.tenantId)}`, `m.id = ${p.add(id, 'uuid')}`, 'm.deleted_at IS NULL'];
       const vis = visibilityPredicate(p, a.agentId, a.admin, 'm');
       if (vis) w.push(vis);
-      if (enriched && content === undefined) w.push(`m.content_hash = ${p.add(current.content_hash)}`);
-      if (enriched && fields.title === undefined) w.push(`m.title IS NOT DISTINCT FROM ${p.add(current.title ?? null)}`);
+      if (extraction && content === undefined) w.push(`m.content_hash = ${p.add(current.content_hash)}`);
+      if (extraction && fields.title === undefined) w.push(`m.title IS NOT DISTINCT FROM ${p.add(current.title ?? null)}`);
 
       let result: { row: Row; links: MemoryRecord['entity_links'] } | null;
       try {
@@ -388,9 +395,9 @@ export class MemoryService {
             throw err;
           }
           if (!row) return null;
-          if (enriched) {
+          if (extraction) {
             await withdrawMemory(tq, a.tenantId, id);
-            return { row, links: await recordExtraction(tq, a.tenantId, id, enriched.extraction) };
+            return { row, links: await recordExtraction(tq, a.tenantId, id, extraction, row) };
           }
           return { row, links: (await linksFor(tq, [a.tenantId], [id])).get(id) ?? [] };
         });
@@ -399,7 +406,7 @@ export class MemoryService {
         throw err;
       }
       if (!result) {
-        if (enriched) continue; // the text changed under us (or the row went away): look again
+        if (extraction) continue; // the text changed under us (or the row went away): look again
         throw notFound('Memory');
       }
       if (enriched) {

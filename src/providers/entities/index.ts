@@ -6,5 +6,6 @@ export function createEntityExtractor(opts: NlpExtractorOptions = {}): NlpEntity
 }
 
 export type { EntityExtractor, EntityType, ExtractedEntity, ExtractedRelation, Extraction } from './types.js';
+export { ENTITY_TYPES } from './types.js';
 export { NlpEntityExtractor, type NlpExtractorOptions } from './extractor.js';
 export { normalizeEntityName } from './normalize.js';

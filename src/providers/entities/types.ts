@@ -1,5 +1,6 @@
 // Entity extraction: proper-noun spans typed where the NLP can tell.
-export type EntityType = 'person' | 'organization' | 'place' | 'product' | 'date' | 'other';
+export const ENTITY_TYPES = ['person', 'organization', 'place', 'product', 'date', 'other'] as const;
+export type EntityType = (typeof ENTITY_TYPES)[number];
 
 export interface ExtractedEntity {
   /** Surface form as written, e.g. "Dr. Ada Lovelace". */
