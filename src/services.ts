@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import { KeyService } from './core/keys.js';
 import { MemoryService } from './core/memories/service.js';
 import { DocumentService } from './core/documents/service.js';
+import { IngestService } from './core/ingest/service.js';
 import type { Db } from './store/db.js';
 import { PgDb } from './store/pg.js';
 import { PgliteDb } from './store/pglite.js';
@@ -31,6 +32,7 @@ export interface Services {
   keys: KeyService;
   memories: MemoryService;
   documents: DocumentService;
+  ingest: IngestService;
   embedder: Embedder;
   entities: EntityExtractor;
   /** The configured chat model; null when none is (extractive fallbacks). */
@@ -79,9 +81,14 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const keys = new KeyService(db);
   const memories = new MemoryService({ db, embedder, entities, bus, quotaPerTenant: config.quotaPerTenant, log: log.child({ component: 'memories' }) });
   const documents = new DocumentService({ db, embedder });
+  const ingest = new IngestService({
+    memories, documents, llm, log: log.child({ component: 'ingest' }),
+    limits: { maxBytes: config.ingestMaxBytes, fetchTimeoutMs: config.fetchTimeoutMs, extractTimeoutMs: config.extractTimeoutMs, allowList: config.fetchAllowList },
+  });
   const stopMaintenance = scheduleMaintenance(db, undefined, (err) => log.warn({ err }, 'vacuum failed'));
   const services: Services = {
     config, log, db, keys, memories, documents, embedder, entities, llm, cache, bus, initErrors,
+    ingest,
     startedAt: new Date(),
     async close() {
       stopMaintenance();

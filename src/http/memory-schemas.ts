@@ -6,11 +6,11 @@ import {
 import { AnyObject, DateTime, Ident, TenantId, Uuid } from './schemas.js';
 
 /** A string enum (`{type: string, enum}`): one clear 422 item instead of an anyOf cascade. */
-const StrEnum = <T extends string>(values: readonly T[], opts: Record<string, unknown> = {}) =>
+export const StrEnum = <T extends string>(values: readonly T[], opts: Record<string, unknown> = {}) =>
   Type.Unsafe<T>({ type: 'string', enum: [...values], ...opts });
 
 /** `type: ['string', 'null']`: a nullable string that fails with one item, not an anyOf cascade. */
-function nullable(s: TSchema) {
+export function nullable(s: TSchema) {
   const { type: _type, ...rest } = s as unknown as Record<string, unknown>;
   return Type.Unsafe<string | null>({ ...rest, type: ['string', 'null'] });
 }

@@ -458,44 +458,64 @@ function units(text: string): { units: Unit[]; sections: number } {
   return { units: out, sections };
 }
 
+/** Number of sections of a text, as `extractFacts` counts them (headings, else blank-line blocks). */
+export function countSections(text: string): number {
+  return splitBlocks(text.normalize('NFC')).sections;
+}
+
 /**
- * Candidate facts of a document, in order of appearance: at most `maxFacts` (default 200),
- * chosen by salience when there are more.
+ * Drops exact and near-duplicate facts (the first wording is kept, with the strongest salience
+ * of its repeats) and keeps at most `maxFacts`, chosen by salience, in order of appearance.
+ * Shared by the rule-based extractor and the LLM path.
  */
-export function extractFacts(text: string, opts: ExtractFactsOptions = {}): FactExtraction {
-  const maxFacts = Math.max(0, opts.maxFacts ?? DEFAULT_MAX_FACTS);
-  const focus = focusTerms(opts.focus);
-  const { units: all, sections } = units(text.normalize('NFC'));
-
-  const candidates = all.filter((u) => !isBoilerplate(u.text) && (u.record || TERMINAL.test(u.text) || u.text.split(/\s+/).length >= 6));
-
+export function dedupeFacts(facts: readonly ExtractedFact[], maxFacts = DEFAULT_MAX_FACTS): ExtractedFact[] {
+  const tokenSets = facts.map((f) => new Set(dupTokens(f.content)));
   // Global token rarity for the prefix filter.
-  const tokenSets = candidates.map((u) => new Set(dupTokens(u.text)));
   const rarity = new Map<string, number>();
   for (const set of tokenSets) for (const t of set) rarity.set(t, (rarity.get(t) ?? 0) + 1);
 
   const exact = new Map<string, number>();
   const near = new NearDuplicates(rarity);
   const kept: Array<ExtractedFact & { order: number }> = [];
-  candidates.forEach((u, i) => {
-    const type = classify(u.text);
-    const score = salience(u.text, type, u.position, focus);
-    const key = dupTokens(u.text).join(' ');
+  facts.forEach((f, i) => {
+    const key = dupTokens(f.content).join(' ');
     if (!key) return;
     // Ids of NearDuplicates are dense and in insertion order, exactly like `kept`.
     const dup = exact.get(key) ?? near.findOrAdd(tokenSets[i]);
     if (dup >= 0) {
       // Keep the first wording, but let a repeated point count for its stronger mention.
-      kept[dup].salience = Math.max(kept[dup].salience, score);
+      kept[dup].salience = Math.max(kept[dup].salience, f.salience);
       return;
     }
     exact.set(key, kept.length);
-    kept.push({ content: u.text, suggested_type: type, source_uri: opts.sourceUri ?? null, salience: score, order: kept.length });
+    kept.push({ ...f, order: kept.length });
   });
 
+  const limit = Math.max(0, maxFacts);
   let chosen = kept;
-  if (kept.length > maxFacts) {
-    chosen = [...kept].sort((a, b) => b.salience - a.salience || a.order - b.order).slice(0, maxFacts).sort((a, b) => a.order - b.order);
+  if (kept.length > limit) {
+    chosen = [...kept].sort((a, b) => b.salience - a.salience || a.order - b.order).slice(0, limit).sort((a, b) => a.order - b.order);
   }
-  return { facts: chosen.map(({ order: _order, ...f }) => f), sections };
+  return chosen.map(({ order: _order, ...f }) => f);
+}
+
+/**
+ * Candidate facts of a document, in order of appearance: at most `maxFacts` (default 200),
+ * chosen by salience when there are more.
+ */
+export function extractFacts(text: string, opts: ExtractFactsOptions = {}): FactExtraction {
+  const focus = focusTerms(opts.focus);
+  const { units: all, sections } = units(text.normalize('NFC'));
+  const candidates = all.filter((u) => !isBoilerplate(u.text) && (u.record || TERMINAL.test(u.text) || u.text.split(/\s+/).length >= 6));
+  const facts = candidates.map((u): ExtractedFact => {
+    const type = classify(u.text);
+    return { content: u.text, suggested_type: type, source_uri: opts.sourceUri ?? null, salience: salience(u.text, type, u.position, focus) };
+  });
+  return { facts: dedupeFacts(facts, opts.maxFacts ?? DEFAULT_MAX_FACTS), sections };
+}
+
+/** Salience of one fact found elsewhere (the LLM path) when it gives none: the rule-based score. */
+export function ruleSalience(content: string, type: SuggestedType, focus?: string): number {
+  // Its place in the document is unknown: no lead-sentence bonus.
+  return salience(content, type, Number.POSITIVE_INFINITY, focusTerms(focus));
 }
