@@ -203,9 +203,13 @@ export const ingestRoutes = (s: Services): FastifyPluginAsync => async (app) => 
 
   app.post('/api/v1/ingest/file', {
     // Rule 3, first check: a declared length beyond the cap (plus framing) is refused before any byte is read.
-    onRequest: async (req) => {
+    onRequest: async (req, reply) => {
       const declared = Number(req.headers['content-length']);
-      if (Number.isFinite(declared) && declared > maxBytes + ENVELOPE_BYTES) throw tooLarge('The upload', declared, maxBytes);
+      if (Number.isFinite(declared) && declared > maxBytes + ENVELOPE_BYTES) {
+        // The unread body is not waited for: the connection closes after the answer.
+        reply.header('connection', 'close');
+        throw tooLarge('The upload', declared, maxBytes);
+      }
     },
     // The multipart body is parsed and checked in the handler (fields arrive as strings around the file).
     validatorCompiler: () => () => true,

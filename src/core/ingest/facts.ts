@@ -127,17 +127,26 @@ function splitBlocks(text: string): { blocks: Array<{ section: number; pieces: A
     if (nonBlank.length > 0 && nonBlank.every((l) => l.trim().startsWith('|'))) {
       for (const row of tableRows(nonBlank)) pieces.push({ text: row, record: true });
     } else {
-      let para = '';
+      // The paragraph's lines, joined on push: checks look at its length and last line only,
+      // so a long unbroken paragraph costs linear time, not a re-scan per line.
+      let para: string[] = [];
+      let paraLength = 0;
       const push = () => {
-        if (para.trim()) pieces.push({ text: cleanInline(para), record: false });
-        para = '';
+        const text = para.join(' ');
+        if (text.trim()) pieces.push({ text: cleanInline(text), record: false });
+        para = [];
+        paraLength = 0;
+      };
+      const add = (line: string) => {
+        para.push(line);
+        paraLength += line.length + 1;
       };
       for (const raw of current) {
         const line = raw.trim();
         if (!line) continue;
         if (LIST_ITEM.test(line)) {
           push();
-          para = line.replace(LIST_ITEM, '');
+          add(line.replace(LIST_ITEM, ''));
           continue;
         }
         if (isRecordLine(line)) {
@@ -145,17 +154,19 @@ function splitBlocks(text: string): { blocks: Array<{ section: number; pieces: A
           pieces.push({ text: cleanInline(line.replace(/\t+/g, ', ')), record: true });
           continue;
         }
-        if (para) {
-          const prev = para.trim();
-          const standalone = !TERMINAL.test(prev) && prev.length < 40 && /^[\p{Lu}\d"“]/u.test(line);
+        if (para.length > 0) {
+          const last = para[para.length - 1];
+          // A short unterminated line before a capitalised one is a title or label.
+          const standalone = paraLength < 40 && !TERMINAL.test(para.join(' ')) && /^[\p{Lu}\d"“]/u.test(line);
           if (standalone) push();
-          else if (/[\p{L}]-$/u.test(prev) && /^\p{Ll}/u.test(line)) {
+          else if (/[\p{L}]-$/u.test(last) && /^\p{Ll}/u.test(line)) {
             // A word hyphenated across a line break.
-            para = para.trimEnd().slice(0, -1) + line;
+            para[para.length - 1] = last.slice(0, -1) + line;
+            paraLength += line.length - 1;
             continue;
           }
         }
-        para = para ? `${para} ${line}` : line;
+        add(line);
       }
       push();
     }
@@ -245,39 +256,39 @@ export function splitSentences(text: string): string[] {
 // ---------------------------------------------------------------------------------------------
 // Boilerplate
 
+// Page furniture that is never content, wherever it appears.
 const BOILERPLATE = new RegExp(
   [
-    '\\bcookies?\\b',
-    '\\baccept all\\b',
-    '\\bprivacy (policy|notice|settings)\\b',
-    '\\bterms (of|and) (service|use|conditions)\\b',
     '\\ball rights reserved\\b',
     '^\\s*(copyright|©|\\(c\\))',
     '©',
-    '\\bclick here\\b',
-    '\\bread more\\b',
-    '\\bsubscribe\\b',
-    '\\bsign (up|in)\\b',
-    '\\blog ?in\\b',
-    '\\bnewsletter\\b',
     '\\bskip to (main )?content\\b',
-    '\\bshare (this|on)\\b',
-    '\\bfollow us\\b',
-    '\\bback to top\\b',
     '\\benable javascript\\b',
     '\\bjavascript (is )?(required|disabled)\\b',
-    '\\badvertisement\\b',
     '\\bpowered by\\b',
     '\\b(previous|next) (post|article|page)\\b',
-    '\\btable of contents\\b',
     '\\bloading\\.\\.\\.',
     '\\bjump to navigation\\b',
-    '\\blearn more\\b',
-    '\\bfor more (information|details)\\b',
     '\\bbreadcrumb\\b',
+    '\\b(use|uses|using|accept|allow|reject|decline)( all| of| our| the)* cookies\\b',
+    '\\bcookie (policy|settings|preferences|consent|banner|notice)\\b',
+    '\\b(read|see|view|review) our (privacy|cookie|terms)',
+    '\\bagree to (our|the) (terms|privacy|use of)',
   ].join('|'),
   'i',
 );
+
+// Calls to action ("Sign in", "Read more"): boilerplate as a short line or when they lead the
+// sentence, but ordinary words inside a real statement ("Visitors must sign in at the desk").
+const CALL_TO_ACTION = [
+  'cookies?', 'accept all', 'privacy (policy|notice|settings)', 'terms (of|and) (service|use|conditions)', 'click here',
+  'read more', 'subscribe', 'sign (up|in)', 'log ?in', 'newsletter', 'share (this|on)', 'follow us', 'back to top',
+  'advertisement', 'table of contents', 'learn more', 'for more (information|details)',
+].join('|');
+const CTA_ANYWHERE = new RegExp(`\\b(${CALL_TO_ACTION})\\b`, 'i');
+const CTA_LEADING = new RegExp(`^\\W*(${CALL_TO_ACTION})\\b`, 'i');
+/** Up to this many words, a unit holding a call to action is taken for one. */
+const CTA_MAX_WORDS = 5;
 
 function isBoilerplate(s: string): boolean {
   if (s.length < MIN_CHARS || s.length > MAX_CHARS) return true;
@@ -288,6 +299,7 @@ function isBoilerplate(s: string): boolean {
   // Mostly digits, symbols or punctuation: tables of numbers, separators, code.
   if (letters / visible.length < 0.5) return true;
   if (BOILERPLATE.test(s)) return true;
+  if (CTA_LEADING.test(s) || (words.length <= CTA_MAX_WORDS && CTA_ANYWHERE.test(s))) return true;
   // Navigation strips: "Home | About | Blog", "Prev » Next".
   if ((s.match(/\s[|»›•·]\s/g) ?? []).length >= 2) return true;
   return false;
