@@ -7,20 +7,13 @@ import { resolveFormat } from '../../src/providers/extract/formats.js';
 import {
   RTF_SAMPLE, makeDocx, makeEpub, makeHtml, makeLyingZip, makeManyEntriesZip, makeOdt, makePdf, makePptx, makeXlsx, makeZipBomb,
 } from '../fixtures/make-fixtures.js';
+import { errorCode } from '../helpers/error-code.js';
 
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 const S1 = 'The Orion cluster moved to Dublin in March 2024.';
 const S2 = 'Ana prefers tea over coffee in the morning.';
 
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return 'ok';
-  } catch (err) {
-    expect(err).toBeInstanceOf(ExtractError);
-    return (err as ExtractError).code;
-  }
-}
+const codeOf = (p: Promise<unknown>) => errorCode(p, ExtractError);
 
 describe('extractText', () => {
   const cases: Array<[string, Buffer, string, string | undefined]> = [

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { FetchError, isBlockedAddress, safeFetch, type Resolver, type SafeFetchOptions } from '../../src/providers/fetch.js';
+import { errorCode } from '../helpers/error-code.js';
 
 let server: Server;
 let port: number;
@@ -55,15 +56,7 @@ const dns = (records: Record<string, string[]>): Resolver => async (host) => {
 
 const opts = (o: Partial<SafeFetchOptions> = {}): SafeFetchOptions => ({ maxBytes: 1_000_000, timeoutMs: 2000, ...o });
 
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return 'ok';
-  } catch (err) {
-    expect(err).toBeInstanceOf(FetchError);
-    return (err as FetchError).code;
-  }
-}
+const codeOf = (p: Promise<unknown>) => errorCode(p, FetchError);
 
 describe('isBlockedAddress', () => {
   it('blocks everything outside public unicast space', () => {
