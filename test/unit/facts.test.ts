@@ -76,6 +76,48 @@ describe('extractFacts', () => {
     expect(dedupeFacts(facts, 1)).toEqual([{ ...facts[0], salience: 0.9 }]);
   });
 
+  it('finds exactly the near-duplicates a brute-force comparison finds', () => {
+    // Template sentences (shared common words, varying numbers) with planted rewordings.
+    let seed = 7;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const words = ['team', 'shipped', 'release', 'after', 'days', 'in', 'week', 'the', 'cluster', 'moved', 'office', 'report'];
+    const facts: ExtractedFact[] = [];
+    for (let i = 0; i < 400; i++) {
+      const base = Array.from({ length: 8 + rand(12) }, () => (rand(3) === 0 ? String(rand(60)) : words[rand(words.length)]));
+      facts.push({ content: base.join(' '), suggested_type: 'fact', source_uri: null, salience: 0.5 });
+      if (rand(4) === 0) {
+        const copy = [...base];
+        copy[rand(copy.length)] = String(100 + rand(5));
+        facts.push({ content: [...copy, rand(2) ? 'again' : ''].join(' ').trim(), suggested_type: 'fact', source_uri: null, salience: 0.5 });
+      }
+    }
+    const tokens = (s: string) => new Set(s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+    const jaccard = (a: Set<string>, b: Set<string>) => {
+      let inter = 0;
+      for (const x of a) if (b.has(x)) inter++;
+      return inter / (a.size + b.size - inter);
+    };
+    const kept: Set<string>[] = [];
+    const expected: string[] = [];
+    for (const f of facts) {
+      const t = tokens(f.content);
+      if (kept.some((k) => jaccard(k, t) >= 0.85)) continue;
+      kept.push(t);
+      expected.push(f.content);
+    }
+    expect(expected.length).toBeLessThan(facts.length);
+    expect(dedupeFacts(facts, 10_000).map((f) => f.content)).toEqual(expected);
+  });
+
+  it('drops only exact repeats of table rows, which differ by one cell', () => {
+    const cols = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliett', 'kilo', 'lima',
+      'mike', 'november', 'oscar', 'papa', 'quebec', 'romeo', 'sierra', 'tango'];
+    const row = (last: string) => cols.map((c, i) => `${c}: ${i === 19 ? last : `value ${c}`}`).join('; ');
+    const table = `| ${cols.join(' | ')} |\n|${cols.map(() => '---').join('|')}|\n` +
+      [row('alpha'), row('beta'), row('alpha')].map((r) => `| ${r.split('; ').map((kv) => kv.split(': ')[1]).join(' | ')} |`).join('\n');
+    expect(contents(table)).toEqual([row('alpha'), row('beta')]);
+  });
+
   it('keeps the most salient facts in document order when capped, and favours the focus', () => {
     const text = [
       'The cafeteria serves soup on Mondays.',

@@ -404,44 +404,61 @@ function dupTokens(s: string): string[] {
   return s.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
+/**
+ * All-pairs Jaccard ≥ DUPLICATE_JACCARD with a prefix filter and a positional filter (PPJoin,
+ * Xiao et al. 2008): in one global token order (rarest first), two such sets share a token in
+ * their first n − ⌈t·n⌉ + 1 tokens, and where they first share one, what follows bounds the
+ * overlap. Sentences built on one template (report lines, log lines) share many common tokens;
+ * without the positional bound each would be compared with hundreds of others in full.
+ */
 class NearDuplicates {
-  private readonly index = new Map<string, number[]>();
+  /** token → entries whose prefix holds it, with the token's position in that entry's order. */
+  private readonly index = new Map<string, Array<{ id: number; pos: number }>>();
   private readonly sets: Array<Set<string>> = [];
   constructor(private readonly rarity: Map<string, number>) {}
 
-  private prefix(sorted: string[]): string[] {
-    // Two sets with Jaccard ≥ t share a token among the first n − ⌈t·n⌉ + 1 of each, in one global order.
-    const n = sorted.length;
-    return sorted.slice(0, n - Math.ceil(DUPLICATE_JACCARD * n) + 1);
+  private static prefixLength(n: number): number {
+    return n - Math.ceil(DUPLICATE_JACCARD * n) + 1;
   }
 
   private order(set: Set<string>): string[] {
     return [...set].sort((a, b) => (this.rarity.get(a) ?? 0) - (this.rarity.get(b) ?? 0) || (a < b ? -1 : a > b ? 1 : 0));
   }
 
-  /** Index of a kept set this one nearly duplicates, or -1 (and then it is kept). */
+  /** Id of a stored set this one nearly duplicates, or -1 after storing it under a new id (dense, from 0). */
   findOrAdd(set: Set<string>): number {
     const sorted = this.order(set);
-    const seen = new Set<number>();
-    for (const t of this.prefix(sorted)) {
-      for (const id of this.index.get(t) ?? []) {
-        if (seen.has(id)) continue;
-        seen.add(id);
-        const other = this.sets[id];
-        const small = Math.min(other.size, set.size);
-        const large = Math.max(other.size, set.size);
-        if (small < DUPLICATE_JACCARD * large) continue;
-        let inter = 0;
-        for (const x of set) if (other.has(x)) inter++;
-        if (inter / (set.size + other.size - inter) >= DUPLICATE_JACCARD) return id;
+    const n = sorted.length;
+    const prefix = NearDuplicates.prefixLength(n);
+    // Overlap found so far in the prefixes, per candidate; -1 marks a candidate ruled out.
+    const overlap = new Map<number, number>();
+    for (let i = 0; i < prefix; i++) {
+      for (const { id, pos } of this.index.get(sorted[i]) ?? []) {
+        const seen = overlap.get(id) ?? 0;
+        if (seen < 0) continue;
+        const m = this.sets[id].size;
+        if (Math.min(m, n) < DUPLICATE_JACCARD * Math.max(m, n)) {
+          overlap.set(id, -1);
+          continue;
+        }
+        // Jaccard ≥ t ⇔ overlap ≥ t/(1+t)·(n+m); after this shared token at most min(rest of each) more can follow.
+        const needed = Math.ceil((DUPLICATE_JACCARD / (1 + DUPLICATE_JACCARD)) * (n + m) - 1e-9);
+        overlap.set(id, seen + 1 + Math.min(n - i - 1, m - pos - 1) >= needed ? seen + 1 : -1);
       }
+    }
+    for (const [id, seen] of overlap) {
+      if (seen <= 0) continue;
+      const other = this.sets[id];
+      let inter = 0;
+      for (const x of set) if (other.has(x)) inter++;
+      if (inter / (n + other.size - inter) >= DUPLICATE_JACCARD) return id;
     }
     const id = this.sets.length;
     this.sets.push(set);
-    for (const t of this.prefix(sorted)) {
-      const list = this.index.get(t);
-      if (list) list.push(id);
-      else this.index.set(t, [id]);
+    for (let pos = 0; pos < prefix; pos++) {
+      const list = this.index.get(sorted[pos]);
+      if (list) list.push({ id, pos });
+      else this.index.set(sorted[pos], [{ id, pos }]);
     }
     return -1;
   }
@@ -480,7 +497,9 @@ export function countSections(text: string): number {
  * of its repeats) and keeps at most `maxFacts`, chosen by salience, in order of appearance.
  * Shared by the rule-based extractor and the LLM path.
  */
-export function dedupeFacts(facts: readonly ExtractedFact[], maxFacts = DEFAULT_MAX_FACTS): ExtractedFact[] {
+export function dedupeFacts(
+  facts: readonly ExtractedFact[], maxFacts = DEFAULT_MAX_FACTS, opts: { exactOnly?: (index: number) => boolean } = {},
+): ExtractedFact[] {
   const tokenSets = facts.map((f) => new Set(dupTokens(f.content)));
   // Global token rarity for the prefix filter.
   const rarity = new Map<string, number>();
@@ -488,12 +507,18 @@ export function dedupeFacts(facts: readonly ExtractedFact[], maxFacts = DEFAULT_
 
   const exact = new Map<string, number>();
   const near = new NearDuplicates(rarity);
+  /** Kept fact of each set stored in `near` (records are kept without being stored). */
+  const keptOfNear: number[] = [];
   const kept: Array<ExtractedFact & { order: number }> = [];
   facts.forEach((f, i) => {
     const key = dupTokens(f.content).join(' ');
     if (!key) return;
-    // Ids of NearDuplicates are dense and in insertion order, exactly like `kept`.
-    const dup = exact.get(key) ?? near.findOrAdd(tokenSets[i]);
+    let dup = exact.get(key) ?? -1;
+    if (dup < 0 && !opts.exactOnly?.(i)) {
+      const nearId = near.findOrAdd(tokenSets[i]);
+      if (nearId >= 0) dup = keptOfNear[nearId];
+      else keptOfNear.push(kept.length);
+    }
     if (dup >= 0) {
       // Keep the first wording, but let a repeated point count for its stronger mention.
       kept[dup].salience = Math.max(kept[dup].salience, f.salience);
@@ -523,7 +548,8 @@ export function extractFacts(text: string, opts: ExtractFactsOptions = {}): Fact
     const type = classify(u.text);
     return { content: u.text, suggested_type: type, source_uri: opts.sourceUri ?? null, salience: salience(u.text, type, u.position, focus) };
   });
-  return { facts: dedupeFacts(facts, opts.maxFacts ?? DEFAULT_MAX_FACTS), sections };
+  // Table rows differing in one cell are different records: only exact repeats of them are dropped.
+  return { facts: dedupeFacts(facts, opts.maxFacts ?? DEFAULT_MAX_FACTS, { exactOnly: (i) => candidates[i].record }), sections };
 }
 
 /** Salience of one fact found elsewhere (the LLM path) when it gives none: the rule-based score. */
