@@ -138,8 +138,8 @@ function splitBlocks(text: string): { blocks: Array<{ section: number; pieces: A
         paraLength = 0;
       };
       const add = (line: string) => {
+        paraLength += (para.length > 0 ? 1 : 0) + line.length;
         para.push(line);
-        paraLength += line.length + 1;
       };
       for (const raw of current) {
         const line = raw.trim();
