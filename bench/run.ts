@@ -3,6 +3,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   latency: async () => (await import('./latency.js')).runLatencyBench(),
   contradictions: async () => (await import('./contradictions.js')).runContradictionBench(),
   graph: async () => (await import('./graph.js')).runGraphBench(),
+  ingest: async () => (await import('./ingest.js')).runIngestBench(),
 };
 
 const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(BENCHES);

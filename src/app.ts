@@ -18,6 +18,7 @@ import { registerRateLimit } from './http/rate-limit.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { graphRoutes } from './http/graph.js';
 import { auditRoutes } from './http/audit.js';
+import { ingestRoutes } from './http/ingest.js';
 
 export async function buildApp(services: Services): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
@@ -60,6 +61,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(contradictionRoutes(services));
   await app.register(graphRoutes(services));
   await app.register(auditRoutes(services));
+  await app.register(ingestRoutes(services));
 
   app.get('/api/openapi.json', { config: { auth: 'open' }, schema: { hide: true } }, async () => app.swagger());
   const { default: scalar } = await import('@scalar/fastify-api-reference');

@@ -33,6 +33,8 @@ export interface Config {
   bulkBudgetMs: number;
   ingestMaxBytes: number;
   fetchAllowList: string[];
+  fetchTimeoutMs: number;
+  extractTimeoutMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -126,5 +128,7 @@ export function loadConfig(env: Env = process.env): Config {
     bulkBudgetMs: int(env, 'LOCI_BULK_BUDGET_MS', 30_000, 1),
     ingestMaxBytes: int(env, 'LOCI_INGEST_MAX_BYTES', 3 * 1024 * 1024, 1),
     fetchAllowList: (env.LOCI_FETCH_ALLOW || '').split(',').map((s) => s.trim()).filter(Boolean),
+    fetchTimeoutMs: int(env, 'LOCI_FETCH_TIMEOUT_MS', 15_000, 1),
+    extractTimeoutMs: int(env, 'LOCI_EXTRACT_TIMEOUT_MS', 20_000, 1),
   };
 }

@@ -11,6 +11,7 @@ import { ContradictionFindingsService } from './core/contradictions/findings.js'
 import { DocumentService } from './core/documents/service.js';
 import { AuditLog } from './core/audit.js';
 import { GraphService } from './core/graph/service.js';
+import { IngestService } from './core/ingest/service.js';
 import type { Db } from './store/db.js';
 import { PgDb } from './store/pg.js';
 import { PgliteDb } from './store/pglite.js';
@@ -40,6 +41,7 @@ export interface Services {
   contradictions: ContradictionFindingsService;
   audit: AuditLog;
   graph: GraphService;
+  ingest: IngestService;
   embedder: Embedder;
   /** The embedder behind an LRU of query texts: what search paths embed queries with. */
   queryEmbedder: CachedEmbedder;
@@ -104,9 +106,14 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     await detector.handle(event);
   });
   const contradictions = new ContradictionFindingsService({ db });
+  const ingest = new IngestService({
+    memories, documents, llm, log: log.child({ component: 'ingest' }),
+    limits: { maxBytes: config.ingestMaxBytes, fetchTimeoutMs: config.fetchTimeoutMs, extractTimeoutMs: config.extractTimeoutMs, allowList: config.fetchAllowList },
+  });
   const stopMaintenance = scheduleMaintenance(db, undefined, (err) => log.warn({ err }, 'vacuum failed'));
   const services: Services = {
     config, log, db, keys, memories, documents, detector, contradictions, audit, graph, embedder, queryEmbedder, entities, llm, cache, bus, initErrors,
+    ingest,
     startedAt: new Date(),
     async close() {
       stopMaintenance();

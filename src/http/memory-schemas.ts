@@ -10,7 +10,7 @@ export const StrEnum = <T extends string>(values: readonly T[], opts: Record<str
   Type.Unsafe<T>({ type: 'string', enum: [...values], ...opts });
 
 /** `type: ['string', 'null']`: a nullable string that fails with one item, not an anyOf cascade. */
-function nullable(s: TSchema) {
+export function nullable(s: TSchema) {
   const { type: _type, ...rest } = s as unknown as Record<string, unknown>;
   return Type.Unsafe<string | null>({ ...rest, type: ['string', 'null'] });
 }

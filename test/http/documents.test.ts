@@ -211,6 +211,11 @@ describe('documents', () => {
     expect(found.status).toBe(200);
     expect(found.body.items.length).toBeGreaterThan(0);
     for (const item of found.body.items) expect(item.data.body).toBe('Acme sells anvils.');
+    // The keyword leg stays in the tenant too: an identifier only the default tenant holds is not found.
+    const byKeyword = await t.api('POST', '/api/v1/documents/search', { key: other, body: { tenant_id: 'acme', query: 'ZQX-48213', top_k: 50 } });
+    expect(byKeyword.status).toBe(200);
+    expect(byKeyword.body.items.map((i: { doc_id: string }) => i.doc_id)).not.toContain('postmortem');
+    expect((await search({ query: 'ZQX-48213', top_k: 1 })).body.items[0].doc_id).toBe('postmortem');
     const cols = await collections('acme', other);
     expect(cols).toEqual([expect.objectContaining({ collection: 'secrets', count: 1 })]);
     expect((await read('secrets', 'plan')).body.data.body).toContain('bakery');

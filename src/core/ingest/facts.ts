@@ -127,17 +127,26 @@ function splitBlocks(text: string): { blocks: Array<{ section: number; pieces: A
     if (nonBlank.length > 0 && nonBlank.every((l) => l.trim().startsWith('|'))) {
       for (const row of tableRows(nonBlank)) pieces.push({ text: row, record: true });
     } else {
-      let para = '';
+      // The paragraph's lines, joined on push: checks look at its length and last line only,
+      // so a long unbroken paragraph costs linear time, not a re-scan per line.
+      let para: string[] = [];
+      let paraLength = 0;
       const push = () => {
-        if (para.trim()) pieces.push({ text: cleanInline(para), record: false });
-        para = '';
+        const text = para.join(' ');
+        if (text.trim()) pieces.push({ text: cleanInline(text), record: false });
+        para = [];
+        paraLength = 0;
+      };
+      const add = (line: string) => {
+        paraLength += (para.length > 0 ? 1 : 0) + line.length;
+        para.push(line);
       };
       for (const raw of current) {
         const line = raw.trim();
         if (!line) continue;
         if (LIST_ITEM.test(line)) {
           push();
-          para = line.replace(LIST_ITEM, '');
+          add(line.replace(LIST_ITEM, ''));
           continue;
         }
         if (isRecordLine(line)) {
@@ -145,17 +154,19 @@ function splitBlocks(text: string): { blocks: Array<{ section: number; pieces: A
           pieces.push({ text: cleanInline(line.replace(/\t+/g, ', ')), record: true });
           continue;
         }
-        if (para) {
-          const prev = para.trim();
-          const standalone = !TERMINAL.test(prev) && prev.length < 40 && /^[\p{Lu}\d"“]/u.test(line);
+        if (para.length > 0) {
+          const last = para[para.length - 1];
+          // A short unterminated line before a capitalised one is a title or label.
+          const standalone = paraLength < 40 && !TERMINAL.test(para.join(' ')) && /^[\p{Lu}\d"“]/u.test(line);
           if (standalone) push();
-          else if (/[\p{L}]-$/u.test(prev) && /^\p{Ll}/u.test(line)) {
+          else if (/[\p{L}]-$/u.test(last) && /^\p{Ll}/u.test(line)) {
             // A word hyphenated across a line break.
-            para = para.trimEnd().slice(0, -1) + line;
+            para[para.length - 1] = last.slice(0, -1) + line;
+            paraLength += line.length - 1;
             continue;
           }
         }
-        para = para ? `${para} ${line}` : line;
+        add(line);
       }
       push();
     }
@@ -245,39 +256,39 @@ export function splitSentences(text: string): string[] {
 // ---------------------------------------------------------------------------------------------
 // Boilerplate
 
+// Page furniture that is never content, wherever it appears.
 const BOILERPLATE = new RegExp(
   [
-    '\\bcookies?\\b',
-    '\\baccept all\\b',
-    '\\bprivacy (policy|notice|settings)\\b',
-    '\\bterms (of|and) (service|use|conditions)\\b',
     '\\ball rights reserved\\b',
     '^\\s*(copyright|©|\\(c\\))',
     '©',
-    '\\bclick here\\b',
-    '\\bread more\\b',
-    '\\bsubscribe\\b',
-    '\\bsign (up|in)\\b',
-    '\\blog ?in\\b',
-    '\\bnewsletter\\b',
     '\\bskip to (main )?content\\b',
-    '\\bshare (this|on)\\b',
-    '\\bfollow us\\b',
-    '\\bback to top\\b',
     '\\benable javascript\\b',
     '\\bjavascript (is )?(required|disabled)\\b',
-    '\\badvertisement\\b',
     '\\bpowered by\\b',
     '\\b(previous|next) (post|article|page)\\b',
-    '\\btable of contents\\b',
     '\\bloading\\.\\.\\.',
     '\\bjump to navigation\\b',
-    '\\blearn more\\b',
-    '\\bfor more (information|details)\\b',
     '\\bbreadcrumb\\b',
+    '\\b(use|uses|using|accept|allow|reject|decline)( all| of| our| the)* cookies\\b',
+    '\\bcookie (policy|settings|preferences|consent|banner|notice)\\b',
+    '\\b(read|see|view|review) our (privacy|cookie|terms)',
+    '\\bagree to (our|the) (terms|privacy|use of)',
   ].join('|'),
   'i',
 );
+
+// Calls to action ("Sign in", "Read more"): boilerplate as a short line or when they lead the
+// sentence, but ordinary words inside a real statement ("Visitors must sign in at the desk").
+const CALL_TO_ACTION = [
+  'cookies?', 'accept all', 'privacy (policy|notice|settings)', 'terms (of|and) (service|use|conditions)', 'click here',
+  'read more', 'subscribe', 'sign (up|in)', 'log ?in', 'newsletter', 'share (this|on)', 'follow us', 'back to top',
+  'advertisement', 'table of contents', 'learn more', 'for more (information|details)',
+].join('|');
+const CTA_ANYWHERE = new RegExp(`\\b(${CALL_TO_ACTION})\\b`, 'i');
+const CTA_LEADING = new RegExp(`^\\W*(${CALL_TO_ACTION})\\b`, 'i');
+/** Up to this many words, a unit holding a call to action is taken for one. */
+const CTA_MAX_WORDS = 5;
 
 function isBoilerplate(s: string): boolean {
   if (s.length < MIN_CHARS || s.length > MAX_CHARS) return true;
@@ -288,6 +299,7 @@ function isBoilerplate(s: string): boolean {
   // Mostly digits, symbols or punctuation: tables of numbers, separators, code.
   if (letters / visible.length < 0.5) return true;
   if (BOILERPLATE.test(s)) return true;
+  if (CTA_LEADING.test(s) || (words.length <= CTA_MAX_WORDS && CTA_ANYWHERE.test(s))) return true;
   // Navigation strips: "Home | About | Blog", "Prev » Next".
   if ((s.match(/\s[|»›•·]\s/g) ?? []).length >= 2) return true;
   return false;
@@ -392,44 +404,61 @@ function dupTokens(s: string): string[] {
   return s.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
+/**
+ * All-pairs Jaccard ≥ DUPLICATE_JACCARD with a prefix filter and a positional filter (PPJoin,
+ * Xiao et al. 2008): in one global token order (rarest first), two such sets share a token in
+ * their first n − ⌈t·n⌉ + 1 tokens, and where they first share one, what follows bounds the
+ * overlap. Sentences built on one template (report lines, log lines) share many common tokens;
+ * without the positional bound each would be compared with hundreds of others in full.
+ */
 class NearDuplicates {
-  private readonly index = new Map<string, number[]>();
+  /** token → entries whose prefix holds it, with the token's position in that entry's order. */
+  private readonly index = new Map<string, Array<{ id: number; pos: number }>>();
   private readonly sets: Array<Set<string>> = [];
   constructor(private readonly rarity: Map<string, number>) {}
 
-  private prefix(sorted: string[]): string[] {
-    // Two sets with Jaccard ≥ t share a token among the first n − ⌈t·n⌉ + 1 of each, in one global order.
-    const n = sorted.length;
-    return sorted.slice(0, n - Math.ceil(DUPLICATE_JACCARD * n) + 1);
+  private static prefixLength(n: number): number {
+    return n - Math.ceil(DUPLICATE_JACCARD * n) + 1;
   }
 
   private order(set: Set<string>): string[] {
     return [...set].sort((a, b) => (this.rarity.get(a) ?? 0) - (this.rarity.get(b) ?? 0) || (a < b ? -1 : a > b ? 1 : 0));
   }
 
-  /** Index of a kept set this one nearly duplicates, or -1 (and then it is kept). */
+  /** Id of a stored set this one nearly duplicates, or -1 after storing it under a new id (dense, from 0). */
   findOrAdd(set: Set<string>): number {
     const sorted = this.order(set);
-    const seen = new Set<number>();
-    for (const t of this.prefix(sorted)) {
-      for (const id of this.index.get(t) ?? []) {
-        if (seen.has(id)) continue;
-        seen.add(id);
-        const other = this.sets[id];
-        const small = Math.min(other.size, set.size);
-        const large = Math.max(other.size, set.size);
-        if (small < DUPLICATE_JACCARD * large) continue;
-        let inter = 0;
-        for (const x of set) if (other.has(x)) inter++;
-        if (inter / (set.size + other.size - inter) >= DUPLICATE_JACCARD) return id;
+    const n = sorted.length;
+    const prefix = NearDuplicates.prefixLength(n);
+    // Overlap found so far in the prefixes, per candidate; -1 marks a candidate ruled out.
+    const overlap = new Map<number, number>();
+    for (let i = 0; i < prefix; i++) {
+      for (const { id, pos } of this.index.get(sorted[i]) ?? []) {
+        const seen = overlap.get(id) ?? 0;
+        if (seen < 0) continue;
+        const m = this.sets[id].size;
+        if (Math.min(m, n) < DUPLICATE_JACCARD * Math.max(m, n)) {
+          overlap.set(id, -1);
+          continue;
+        }
+        // Jaccard ≥ t ⇔ overlap ≥ t/(1+t)·(n+m); after this shared token at most min(rest of each) more can follow.
+        const needed = Math.ceil((DUPLICATE_JACCARD / (1 + DUPLICATE_JACCARD)) * (n + m) - 1e-9);
+        overlap.set(id, seen + 1 + Math.min(n - i - 1, m - pos - 1) >= needed ? seen + 1 : -1);
       }
+    }
+    for (const [id, seen] of overlap) {
+      if (seen <= 0) continue;
+      const other = this.sets[id];
+      let inter = 0;
+      for (const x of set) if (other.has(x)) inter++;
+      if (inter / (n + other.size - inter) >= DUPLICATE_JACCARD) return id;
     }
     const id = this.sets.length;
     this.sets.push(set);
-    for (const t of this.prefix(sorted)) {
-      const list = this.index.get(t);
-      if (list) list.push(id);
-      else this.index.set(t, [id]);
+    for (let pos = 0; pos < prefix; pos++) {
+      const list = this.index.get(sorted[pos]);
+      if (list) list.push({ id, pos });
+      else this.index.set(sorted[pos], [{ id, pos }]);
     }
     return -1;
   }
@@ -458,44 +487,73 @@ function units(text: string): { units: Unit[]; sections: number } {
   return { units: out, sections };
 }
 
+/** Number of sections of a text, as `extractFacts` counts them (headings, else blank-line blocks). */
+export function countSections(text: string): number {
+  return splitBlocks(text.normalize('NFC')).sections;
+}
+
 /**
- * Candidate facts of a document, in order of appearance: at most `maxFacts` (default 200),
- * chosen by salience when there are more.
+ * Drops exact and near-duplicate facts (the first wording is kept, with the strongest salience
+ * of its repeats) and keeps at most `maxFacts`, chosen by salience, in order of appearance.
+ * Shared by the rule-based extractor and the LLM path.
  */
-export function extractFacts(text: string, opts: ExtractFactsOptions = {}): FactExtraction {
-  const maxFacts = Math.max(0, opts.maxFacts ?? DEFAULT_MAX_FACTS);
-  const focus = focusTerms(opts.focus);
-  const { units: all, sections } = units(text.normalize('NFC'));
-
-  const candidates = all.filter((u) => !isBoilerplate(u.text) && (u.record || TERMINAL.test(u.text) || u.text.split(/\s+/).length >= 6));
-
+export function dedupeFacts(
+  facts: readonly ExtractedFact[], maxFacts = DEFAULT_MAX_FACTS, opts: { exactOnly?: (index: number) => boolean } = {},
+): ExtractedFact[] {
+  const tokenSets = facts.map((f) => new Set(dupTokens(f.content)));
   // Global token rarity for the prefix filter.
-  const tokenSets = candidates.map((u) => new Set(dupTokens(u.text)));
   const rarity = new Map<string, number>();
   for (const set of tokenSets) for (const t of set) rarity.set(t, (rarity.get(t) ?? 0) + 1);
 
   const exact = new Map<string, number>();
   const near = new NearDuplicates(rarity);
+  /** Kept fact of each set stored in `near` (records are kept without being stored). */
+  const keptOfNear: number[] = [];
   const kept: Array<ExtractedFact & { order: number }> = [];
-  candidates.forEach((u, i) => {
-    const type = classify(u.text);
-    const score = salience(u.text, type, u.position, focus);
-    const key = dupTokens(u.text).join(' ');
+  facts.forEach((f, i) => {
+    const key = dupTokens(f.content).join(' ');
     if (!key) return;
-    // Ids of NearDuplicates are dense and in insertion order, exactly like `kept`.
-    const dup = exact.get(key) ?? near.findOrAdd(tokenSets[i]);
+    let dup = exact.get(key) ?? -1;
+    if (dup < 0 && !opts.exactOnly?.(i)) {
+      const nearId = near.findOrAdd(tokenSets[i]);
+      if (nearId >= 0) dup = keptOfNear[nearId];
+      else keptOfNear.push(kept.length);
+    }
     if (dup >= 0) {
       // Keep the first wording, but let a repeated point count for its stronger mention.
-      kept[dup].salience = Math.max(kept[dup].salience, score);
+      kept[dup].salience = Math.max(kept[dup].salience, f.salience);
       return;
     }
     exact.set(key, kept.length);
-    kept.push({ content: u.text, suggested_type: type, source_uri: opts.sourceUri ?? null, salience: score, order: kept.length });
+    kept.push({ ...f, order: kept.length });
   });
 
+  const limit = Math.max(0, maxFacts);
   let chosen = kept;
-  if (kept.length > maxFacts) {
-    chosen = [...kept].sort((a, b) => b.salience - a.salience || a.order - b.order).slice(0, maxFacts).sort((a, b) => a.order - b.order);
+  if (kept.length > limit) {
+    chosen = [...kept].sort((a, b) => b.salience - a.salience || a.order - b.order).slice(0, limit).sort((a, b) => a.order - b.order);
   }
-  return { facts: chosen.map(({ order: _order, ...f }) => f), sections };
+  return chosen.map(({ order: _order, ...f }) => f);
+}
+
+/**
+ * Candidate facts of a document, in order of appearance: at most `maxFacts` (default 200),
+ * chosen by salience when there are more.
+ */
+export function extractFacts(text: string, opts: ExtractFactsOptions = {}): FactExtraction {
+  const focus = focusTerms(opts.focus);
+  const { units: all, sections } = units(text.normalize('NFC'));
+  const candidates = all.filter((u) => !isBoilerplate(u.text) && (u.record || TERMINAL.test(u.text) || u.text.split(/\s+/).length >= 6));
+  const facts = candidates.map((u): ExtractedFact => {
+    const type = classify(u.text);
+    return { content: u.text, suggested_type: type, source_uri: opts.sourceUri ?? null, salience: salience(u.text, type, u.position, focus) };
+  });
+  // Table rows differing in one cell are different records: only exact repeats of them are dropped.
+  return { facts: dedupeFacts(facts, opts.maxFacts ?? DEFAULT_MAX_FACTS, { exactOnly: (i) => candidates[i].record }), sections };
+}
+
+/** Salience of one fact found elsewhere (the LLM path) when it gives none: the rule-based score. */
+export function ruleSalience(content: string, type: SuggestedType, focus?: string): number {
+  // Its place in the document is unknown: no lead-sentence bonus.
+  return salience(content, type, Number.POSITIVE_INFINITY, focusTerms(focus));
 }

@@ -73,6 +73,8 @@ export interface DeleteWhere {
   agent_id?: string;
   memory_type?: string;
   status?: string;
+  /** Memories of one ingest run (ingest undo). */
+  run_id?: string;
   exclude_ids?: string[];
   metadata_filter?: Record<string, unknown>;
 }
@@ -453,6 +455,7 @@ export class MemoryService {
       if (a.agentId) w.push(`m.agent_id = ${p.add(a.agentId)}`);
       if (f.memory_type !== undefined) w.push(`m.memory_type = ${p.add(canonicalType(f.memory_type))}`);
       if (f.status !== undefined) w.push(`m.status = ${p.add(f.status)}`);
+      if (f.run_id !== undefined) w.push(`m.run_id = ${p.add(f.run_id)}`);
       if (f.exclude_ids?.length) w.push(`m.id <> ALL(${p.add(f.exclude_ids, 'uuid[]')})`);
       if (f.metadata_filter && Object.keys(f.metadata_filter).length) {
         w.push(`m.metadata @> ${p.add(JSON.stringify(f.metadata_filter), 'jsonb')}`);

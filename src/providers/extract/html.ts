@@ -99,7 +99,8 @@ export function htmlToText(html: string): { text: string; title?: string } {
     // The serializer hands back the node itself, so the article is not serialised and parsed again.
     const article = new Readability(doc as never, { serializer: (el: unknown) => el as DomNode, charThreshold: 200 }).parse();
     if (article?.content) {
-      const readable = domToText(article.content);
+      // Readability keeps the whole body of a short page; its navigation and footers still go.
+      const readable = domToText(article.content, { dropBoilerplate: true });
       // Readability sometimes settles on one fragment of a long page: keep the fuller fallback then.
       if (visibleLength(readable) >= 0.5 * visibleLength(fallback)) text = readable;
       title = (article.title ?? '').replace(/\s+/g, ' ').trim() || docTitle;
