@@ -15,6 +15,7 @@ import { MemorySchema } from './http/memory-schemas.js';
 import { documentRoutes } from './http/documents.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { registerIdempotency } from './http/idempotency.js';
+import { searchRoutes } from './http/search.js';
 
 export async function buildApp(services: Services): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
@@ -54,6 +55,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(memoryRoutes(services));
   await app.register(adminRoutes(services));
   await app.register(documentRoutes(services));
+  await app.register(searchRoutes(services));
 
   app.get('/api/openapi.json', { config: { auth: 'open' }, schema: { hide: true } }, async () => app.swagger());
   const { default: scalar } = await import('@scalar/fastify-api-reference');

@@ -1,5 +1,6 @@
 // The one typed configuration, read from the environment once at start.
 import { resolve } from 'node:path';
+import { searchConfigFromEnv, type SearchConfig } from './core/search/config.js';
 
 export type Mode = 'standalone' | 'multitenant';
 
@@ -29,6 +30,8 @@ export interface Config {
   bulkBudgetMs: number;
   ingestMaxBytes: number;
   fetchAllowList: string[];
+  /** Search legs and fusion (src/core/search/config.ts), with LOCI_SEARCH_CONFIG laid over the defaults. */
+  search: SearchConfig;
 }
 
 type Env = Record<string, string | undefined>;
@@ -106,5 +109,6 @@ export function loadConfig(env: Env = process.env): Config {
     bulkBudgetMs: int(env, 'LOCI_BULK_BUDGET_MS', 30_000, 1),
     ingestMaxBytes: int(env, 'LOCI_INGEST_MAX_BYTES', 3 * 1024 * 1024, 1),
     fetchAllowList: (env.LOCI_FETCH_ALLOW || '').split(',').map((s) => s.trim()).filter(Boolean),
+    search: searchConfigFromEnv(env.LOCI_SEARCH_CONFIG),
   };
 }

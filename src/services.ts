@@ -7,12 +7,13 @@ import type { Config } from './config.js';
 import { KeyService } from './core/keys.js';
 import { MemoryService } from './core/memories/service.js';
 import { DocumentService } from './core/documents/service.js';
+import { SearchService } from './core/search/service.js';
 import type { Db } from './store/db.js';
 import { PgDb } from './store/pg.js';
 import { PgliteDb } from './store/pglite.js';
 import { migrate } from './store/migrate.js';
 import type { Embedder } from './providers/embedder/types.js';
-import { createEmbedder } from './providers/embedder/index.js';
+import { CachedEmbedder, createEmbedder } from './providers/embedder/index.js';
 import type { EntityExtractor } from './providers/entities/types.js';
 import { createEntityExtractor } from './providers/entities/index.js';
 import { createLlm, type LlmClient } from './providers/llm/index.js';
@@ -31,6 +32,7 @@ export interface Services {
   keys: KeyService;
   memories: MemoryService;
   documents: DocumentService;
+  search: SearchService;
   embedder: Embedder;
   entities: EntityExtractor;
   /** The configured chat model; null when none is (extractive fallbacks). */
@@ -79,12 +81,18 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const keys = new KeyService(db);
   const memories = new MemoryService({ db, embedder, entities, bus, quotaPerTenant: config.quotaPerTenant, log: log.child({ component: 'memories' }) });
   const documents = new DocumentService({ db, embedder });
+  const search = new SearchService({
+    db, embedder: new CachedEmbedder(embedder), entities, llm, config: config.search, llmTimeoutMs: config.llm.timeoutMs,
+    log: log.child({ component: 'search' }),
+  });
   const stopMaintenance = scheduleMaintenance(db, undefined, (err) => log.warn({ err }, 'vacuum failed'));
   const services: Services = {
     config, log, db, keys, memories, documents, embedder, entities, llm, cache, bus, initErrors,
+    search,
     startedAt: new Date(),
     async close() {
       stopMaintenance();
+      await search.settled();
       await bus.close().catch(() => undefined);
       await cache.close().catch(() => undefined);
       await embedder.close().catch(() => undefined);

@@ -1,0 +1,13 @@
+-- Search and recall.
+
+-- The entity leg matches a one-word query term against each word of an entity's name
+-- ("Priya" finds "priya raman").
+CREATE INDEX entities_name_words ON entities USING gin (string_to_array(normalized_name, ' '));
+
+-- Every search and recall updates recall_count and last_recalled_at of the rows it returns.
+-- While either column is indexed, each such update writes a new entry into every index of the
+-- row, the HNSW index included (≈10 ms for five rows at 10k memories on PGlite). Unindexed, and
+-- with room left on each page, the update is HOT (heap-only): no index is touched. A list sorted
+-- by recall_count then sorts the tenant's rows instead of reading an index.
+DROP INDEX memories_tenant_recall;
+ALTER TABLE memories SET (fillfactor = 90);
