@@ -2,7 +2,7 @@
 // are, so a lookup on (tenant_id, normalized_name) finds the entities a question names without
 // running a model. Pure.
 import { normalizeEntityName } from '../../providers/entities/normalize.js';
-import { STOPWORDS } from '../../providers/entities/lexicon.js';
+import { HONORIFICS, STOPWORDS } from '../../providers/entities/lexicon.js';
 
 /** Words no entity is named by alone, on top of the extractor's stopwords (question words, auxiliaries). */
 const QUERY_STOPWORDS = new Set([
@@ -39,4 +39,4 @@ function isCandidate(key: string, n: number): boolean {
   return !isStopword(key);
 }
 
-const isStopword = (w: string) => STOPWORDS.has(w) || QUERY_STOPWORDS.has(w);
+const isStopword = (w: string) => STOPWORDS.has(w) || QUERY_STOPWORDS.has(w) || HONORIFICS.has(w);

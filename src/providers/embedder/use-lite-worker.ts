@@ -5,7 +5,10 @@ import { normalize } from './vector.js';
 
 servePool<string, Float32Array>(async () => {
   // The re-exported tfjs-core typings do not resolve from this package, hence the narrow cast.
-  const tf = (await import('@energetic-ai/core')) as unknown as { enableProdMode?: () => void };
+  const tf = (await import('@energetic-ai/core')) as unknown as { enableProdMode?: () => void; ready?: () => Promise<void> };
+  // The package selects the WASM backend without waiting for it to compile; on a busy machine
+  // loading the model before it is ready fails with "Backend 'wasm' has not yet been initialized".
+  await tf.ready?.();
   // Skips TF.js debug checks on every op; nothing here relies on them.
   tf.enableProdMode?.();
   const { initModel } = await import('@energetic-ai/embeddings');
