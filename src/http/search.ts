@@ -52,6 +52,7 @@ const SearchDiagnostic = Type.Object({
     id: Type.String({ format: 'uuid' }), name: Type.String(), mention_count: Type.Integer(),
     match: Type.Number({ description: '1: the query names the entity; less: a word of its name' }),
   }), { description: 'Entities the query named, as the entity leg used them' }),
+  keyword_terms: Type.Array(Type.String(), { description: 'Lexemes the keyword leg searched, rarest first' }),
 }, { description: 'With diagnostic: true' });
 
 const SearchResponse = Type.Object({

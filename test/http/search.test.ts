@@ -4,7 +4,8 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp();
+  // Word frequencies re-read on every search, so a test can ANALYZE and see the effect at once.
+  t = await startTestApp({ LOCI_SEARCH_CONFIG: JSON.stringify({ keyword: { statsMaxAgeMs: 0 } }) });
 });
 afterAll(async () => t?.close());
 
@@ -220,6 +221,26 @@ describe('filters and default exclusions', () => {
     expect(some.length).toBeLessThan(all.length);
     expect(some.every((i) => i.similarity >= cut)).toBe(true);
     expect(ids(some)).toEqual(ids(all).filter((id) => item(all, id).similarity >= cut));
+  });
+});
+
+describe('keyword leg and word statistics', () => {
+  it('drops words most memories hold, once ANALYZE has counted them, and still finds by the rest', async () => {
+    const T = 'stats';
+    for (let i = 0; i < 60; i++) await write(T, `Meeting ${i} of the reading group covered chapter ${i}.`);
+    const target = await write(T, 'The meeting about the Quokka budget moved to Friday.');
+    const q = 'meeting about the Quokka budget';
+    const before = await search({ tenant_id: T, query: q });
+    expect(before.diagnostic.keyword_terms).toContain('meet');
+    await t.services.db.query('ANALYZE memories');
+    const after = await search({ tenant_id: T, query: q });
+    expect(after.diagnostic.keyword_terms).not.toContain('meet');
+    expect(after.diagnostic.keyword_terms).toEqual(expect.arrayContaining(['quokka', 'budget']));
+    expect(after.items[0].id).toBe(target.id);
+    expect(after.items[0].diagnostic.ranks.keyword).toBe(1);
+    // Only the memory holding the informative words is a keyword candidate now.
+    expect(after.diagnostic.candidates.keyword).toBe(1);
+    expect(before.diagnostic.candidates.keyword).toBe(50);
   });
 });
 

@@ -8,6 +8,7 @@ import {
 } from '../../src/core/search/summary.js';
 import { summaryPrompt, withConflictNote } from '../../src/core/search/llm-summary.js';
 import { loadConfig } from '../../src/config.js';
+import { frequenciesFromStats, NO_FREQUENCIES, planKeywordQuery, TermStats, tsQuote } from '../../src/core/search/keyword-plan.js';
 
 const NOW = new Date('2025-06-01T00:00:00Z');
 const c = (id: string, weight = 0.5, createdAt = NOW): Candidate => ({ id, weight, createdAt });
@@ -204,5 +205,71 @@ describe('LLM summary prompt', () => {
     expect(withConflictNote('Tomasz owns billing [id-a].', ms)).toBe(
       'Tomasz owns billing [id-a].\n\nConflicted memories (contested by another memory): [id-b]');
     expect(withConflictNote('On call, contested [id-b].', ms)).toBe('On call, contested [id-b].');
+  });
+});
+
+describe('keyword plan', () => {
+  const cfg = DEFAULT_SEARCH_CONFIG.keyword;
+  const stats = { freq: new Map([['meet', 0.4], ['team', 0.2], ['budget', 0.05], ['falcon', 0.01]]), floor: 0.001, rows: 100_000 };
+
+  it('drops words in more than maxTermFrequency of the memories, keeps the rest rarest first', () => {
+    const plan = planKeywordQuery(['meet', 'budget', 'team', 'falcon', 'launch'], stats, cfg);
+    expect(plan.terms).toEqual(['launch', 'falcon', 'budget']);
+    expect(plan.rank).toBe(`'launch' | 'falcon' | 'budget'`);
+  });
+
+  it('two mode: any two kept words, or one rare word alone', () => {
+    const plan = planKeywordQuery(['budget', 'falcon', 'launch'], stats, cfg);
+    // launch: unlisted, so rarer than the floor (100 rows expected) — alone enough; falcon 1,000 rows, budget 5,000: not alone.
+    expect(plan.match).toBe(`('launch' & 'falcon') | ('launch' & 'budget') | ('falcon' & 'budget') | 'launch'`);
+    expect(planKeywordQuery(['budget', 'falcon'], stats, { ...cfg, rareTermRows: 2000 }).match)
+      .toBe(`('falcon' & 'budget') | 'falcon'`);
+  });
+
+  it('any mode, a single word, and a question of common words only', () => {
+    expect(planKeywordQuery(['budget', 'falcon'], stats, { ...cfg, match: 'any' }).match).toBe(`'falcon' | 'budget'`);
+    expect(planKeywordQuery(['budget'], stats, cfg)).toEqual({ match: `'budget'`, rank: `'budget'`, terms: ['budget'] });
+    expect(planKeywordQuery(['meet', 'team'], stats, cfg).terms).toEqual(['team']);
+    expect(planKeywordQuery([], stats, cfg)).toEqual({ match: null, rank: null, terms: [] });
+  });
+
+  it('without statistics every word counts, each alone enough; maxTerms keeps the rarest', () => {
+    expect(planKeywordQuery(['b', 'a'], NO_FREQUENCIES, cfg).match).toBe(`('a' & 'b') | 'a' | 'b'`);
+    expect(planKeywordQuery(['x1', 'x2', 'x3', 'falcon'], stats, { ...cfg, maxTerms: 2 }).terms).toEqual(['x1', 'x2']);
+  });
+
+  it('quotes lexemes for tsquery input', () => {
+    expect(tsQuote("o'neil")).toBe(`'o''neil'`);
+    expect(tsQuote('a\\b')).toBe(`'a\\\\b'`);
+  });
+
+  it('reads frequencies and the floor from pg_stats arrays', () => {
+    const f = frequenciesFromStats(['a', 'b'], [0.5, 0.01, 0.01, 0.5], 1000);
+    expect([...f.freq]).toEqual([['a', 0.5], ['b', 0.01]]);
+    expect(f).toMatchObject({ floor: 0.01, rows: 1000 });
+    expect(frequenciesFromStats(null, null, -1)).toEqual({ ...NO_FREQUENCIES, rows: 0 });
+  });
+
+  it('TermStats caches the statistics for its max age and keeps the last figures when a read fails', async () => {
+    let calls = 0;
+    let fail = false;
+    const db = {
+      query: async () => {
+        calls++;
+        if (fail) throw new Error('down');
+        return { rows: [{ elems: ['a'], freqs: [0.3, 0.3, 0.3], reltuples: 10 }], rowCount: 1 };
+      },
+    };
+    const ts = new TermStats(1000);
+    const first = await ts.get(db as any, 0);
+    expect(first.freq.get('a')).toBe(0.3);
+    await ts.get(db as any, 500);
+    expect(calls).toBe(1);
+    fail = true;
+    const again = await ts.get(db as any, 5000);
+    expect(calls).toBe(2);
+    expect(again).toBe(first);
+    await ts.get(db as any, 5500);
+    expect(calls).toBe(2);
   });
 });

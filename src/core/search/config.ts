@@ -22,11 +22,21 @@ export interface KeywordLegConfig {
   enabled: boolean;
   k: number;
   /**
-   * `any`: a memory matching any query term is a candidate, ranked by how well it matches
-   * (natural-language questions rarely share every word with the answer). `all`: every term
-   * must match (plainto_tsquery), exact but empty for most questions.
+   * `two`: a memory must hold two of the query's searchable words, or one rare word (see
+   * rareTermRows); `any`: one word is enough (looser, and slow on large tenants). An AND of
+   * every word finds nothing for most natural questions. See keyword-plan.ts.
    */
-  match: 'any' | 'all';
+  match: 'any' | 'two';
+  /** Words in a larger fraction of the memories (planner statistics) are not searched. */
+  maxTermFrequency: number;
+  /** In `two` mode a single word expected in at most this many memories is enough. */
+  rareTermRows: number;
+  /** Searchable words used at most (the rarest). */
+  maxTerms: number;
+  /** Matching memories ranked at most per query: bounds the leg's cost when a match is huge. */
+  candidateLimit: number;
+  /** How long word frequencies read from the planner statistics are reused. */
+  statsMaxAgeMs: number;
   /** Postgres ranking function over search_tsv. */
   rank: 'ts_rank' | 'ts_rank_cd';
   /** ts_rank normalization bit mask (1: divide by 1 + log(length)). */
@@ -85,7 +95,10 @@ export interface SearchConfig {
 
 export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
   vector: { enabled: true, k: 50, efSearchMin: 64, efSearchFactor: 2 },
-  keyword: { enabled: true, k: 50, match: 'any', rank: 'ts_rank_cd', normalization: 1 },
+  keyword: {
+    enabled: true, k: 50, match: 'two', maxTermFrequency: 0.1, rareTermRows: 500, maxTerms: 8, candidateLimit: 2000,
+    statsMaxAgeMs: 60_000, rank: 'ts_rank_cd', normalization: 1,
+  },
   entity: { enabled: true, k: 50, maxNgram: 3, useExtractor: true, partialWeight: 0.5, maxEntities: 8 },
   fusion: { rrfK: 60, weights: { vector: 1, keyword: 1, entity: 0.6 } },
   boosts: { weight: 0.1, recency: 0.05, recencyHalfLifeDays: 30 },
@@ -106,7 +119,11 @@ export function resolveSearchConfig(overrides: unknown = {}, base: SearchConfig 
     if (!Number.isInteger(k) || k < 1 || k > 1000) throw new Error(`search config ${leg}.k must be an integer 1–1000`);
   }
   if (!(out.fusion.rrfK >= 0)) throw new Error('search config fusion.rrfK must be >= 0');
-  if (!['any', 'all'].includes(out.keyword.match)) throw new Error('search config keyword.match must be "any" or "all"');
+  if (!['any', 'two'].includes(out.keyword.match)) throw new Error('search config keyword.match must be "any" or "two"');
+  if (!(out.keyword.maxTermFrequency > 0 && out.keyword.maxTermFrequency <= 1)) throw new Error('search config keyword.maxTermFrequency must be in (0, 1]');
+  for (const key of ['maxTerms', 'candidateLimit'] as const) {
+    if (!Number.isInteger(out.keyword[key]) || out.keyword[key] < 1) throw new Error(`search config keyword.${key} must be a positive integer`);
+  }
   if (!['ts_rank', 'ts_rank_cd'].includes(out.keyword.rank)) throw new Error('search config keyword.rank must be "ts_rank" or "ts_rank_cd"');
   if (!Number.isInteger(out.keyword.normalization) || out.keyword.normalization < 0 || out.keyword.normalization > 63) {
     throw new Error('search config keyword.normalization must be an integer bit mask 0–63');

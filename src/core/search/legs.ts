@@ -6,6 +6,7 @@ import { vectorLiteral } from '../../store/db.js';
 import { Params } from '../memories/params.js';
 import type { EntityLegConfig, KeywordLegConfig, VectorLegConfig } from './config.js';
 import { searchConditions, type SearchFilter } from './filters.js';
+import { planKeywordQuery, type TermStats } from './keyword-plan.js';
 import type { Candidate } from './fusion.js';
 
 const toCandidate = (r: Row): Candidate => ({
@@ -15,22 +16,30 @@ const toCandidate = (r: Row): Candidate => ({
 });
 
 /**
- * Full-text leg over memories.search_tsv. `any` ORs the query's lexemes (plainto_tsquery with
- * & turned into |): a question shares some words with its answer, rarely all; ranking puts the
- * memories matching more (and denser) terms first.
+ * Full-text leg over memories.search_tsv: the query's lexemes (Postgres's English parser and
+ * stemmer), planned against the term statistics (keyword-plan.ts), matched through the GIN
+ * index, at most candidateLimit candidates ranked.
  */
-export async function keywordLeg(db: Queryable, f: SearchFilter, query: string, cfg: KeywordLegConfig): Promise<Candidate[]> {
+export async function keywordLeg(
+  db: Queryable, f: SearchFilter, query: string, cfg: KeywordLegConfig, stats: TermStats,
+): Promise<{ candidates: Candidate[]; terms: string[] }> {
+  const [{ rows: [lex] }, freqs] = await Promise.all([
+    db.query<{ lexemes: string[] }>(`SELECT tsvector_to_array(to_tsvector('english', $1)) AS lexemes`, [query]),
+    stats.get(db),
+  ]);
+  const plan = planKeywordQuery(lex?.lexemes ?? [], freqs, cfg);
+  if (!plan.match || !plan.rank) return { candidates: [], terms: plan.terms };
   const p = new Params();
   const w = searchConditions(p, f);
-  const all = `plainto_tsquery('english', ${p.add(query)})`;
-  const tsq = cfg.match === 'all' ? all : `replace(${all}::text, '&', '|')::tsquery`;
   const { rows } = await db.query(
-    `SELECT m.id, m.weight, m.created_at
-     FROM memories m, (SELECT ${tsq} AS q) AS t
-     WHERE ${w.join(' AND ')} AND m.search_tsv @@ t.q
-     ORDER BY ${cfg.rank}(m.search_tsv, t.q, ${p.add(cfg.normalization, 'int')}) DESC, m.id
+    `SELECT c.id, c.weight, c.created_at FROM (
+       SELECT m.id, m.weight, m.created_at, m.search_tsv FROM memories m
+       WHERE ${w.join(' AND ')} AND m.search_tsv @@ ${p.add(plan.match, 'tsquery')}
+       LIMIT ${p.add(cfg.candidateLimit, 'int')}
+     ) AS c
+     ORDER BY ${cfg.rank}(c.search_tsv, ${p.add(plan.rank, 'tsquery')}, ${p.add(cfg.normalization, 'int')}) DESC, c.id
      LIMIT ${p.add(cfg.k, 'int')}`, p.values);
-  return rows.map(toCandidate);
+  return { candidates: rows.map(toCandidate), terms: plan.terms };
 }
 
 export interface MatchedEntity {

@@ -22,6 +22,7 @@ import type { SearchFilter } from './filters.js';
 import { fuseLegs, selectTop, type Candidate, type FusedItem, type LegRanks } from './fusion.js';
 import { entityLeg, keywordLeg, matchEntities, vectorLeg, type MatchedEntity } from './legs.js';
 import { llmSummary } from './llm-summary.js';
+import { TermStats } from './keyword-plan.js';
 import { queryEntityKeys } from './query-terms.js';
 import { EMPTY_SUMMARY, extractiveSummary } from './summary.js';
 
@@ -64,6 +65,8 @@ export interface SearchDiagnostic {
   /** Candidates each leg brought (null: the leg is off). */
   candidates: Record<LegName, number | null>;
   entities: { id: string; name: string; mention_count: number; match: number }[];
+  /** Lexemes the keyword leg searched (after dropping common ones), rarest first. */
+  keyword_terms: string[];
 }
 
 export interface SearchResult {
@@ -113,10 +116,12 @@ const union = (one: string | undefined, many: string[] | undefined): string[] | 
 
 export class SearchService {
   private readonly pending = new Set<Promise<void>>();
+  private readonly termStats: TermStats;
   private readonly now: () => Date;
 
   constructor(private readonly deps: SearchDeps) {
     this.now = deps.now ?? (() => new Date());
+    this.termStats = new TermStats(deps.config.keyword.statsMaxAgeMs);
   }
 
   get config(): SearchConfig {
@@ -182,18 +187,18 @@ export class SearchService {
     // answers the keyword and entity legs.
     const vectorP = timed('embed', this.embedQuery(query));
     vectorP.catch(() => undefined); // awaited below; an earlier failure must not leave it unhandled
-    const keywordP = cfg.keyword.enabled ? timed('keyword', keywordLeg(this.deps.db, filter, query, cfg.keyword)) : null;
+    const keywordP = cfg.keyword.enabled ? timed('keyword', keywordLeg(this.deps.db, filter, query, cfg.keyword, this.termStats)) : null;
     const entityP = cfg.entity.enabled ? timed('entity', this.entityCandidates(filter, query)) : null;
     const [keyword, entity] = await Promise.all([keywordP, entityP]);
     const vector = await vectorP;
 
-    const others = [...new Set([...(keyword ?? []), ...(entity?.candidates ?? [])].map((c) => c.id))];
+    const others = [...new Set([...(keyword?.candidates ?? []), ...(entity?.candidates ?? [])].map((c) => c.id))];
     const vec = await timed('vector', vectorLeg(this.deps.db, filter, vector, others, cfg.vector, cfg.vector.enabled));
 
     const tFuse = performance.now();
     const legs: Partial<Record<LegName, Candidate[]>> = {};
     if (cfg.vector.enabled) legs.vector = vec.ranked;
-    if (keyword) legs.keyword = keyword;
+    if (keyword) legs.keyword = keyword.candidates;
     if (entity) legs.entity = entity.candidates;
     const now = this.now();
     const top = selectTop(fuseLegs(legs, cfg.fusion, cfg.boosts, now), vec.similarity, topK, req.min_similarity);
@@ -208,10 +213,11 @@ export class SearchService {
           timings_ms: timings,
           candidates: {
             vector: cfg.vector.enabled ? vec.ranked.length : null,
-            keyword: keyword ? keyword.length : null,
+            keyword: keyword ? keyword.candidates.length : null,
             entity: entity ? entity.candidates.length : null,
           },
           entities: (entity?.matched ?? []).map((e) => ({ id: e.id, name: e.name, mention_count: e.mentionCount, match: e.match })),
+          keyword_terms: keyword?.terms ?? [],
         }
       : undefined;
     return { query, items, scores: kept.map((f) => f.score), diagnostic };
