@@ -4,8 +4,9 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
 beforeAll(async () => {
-  // Word frequencies re-read on every search, so a test can ANALYZE and see the effect at once.
-  t = await startTestApp({ LOCI_SEARCH_CONFIG: JSON.stringify({ keyword: { statsMaxAgeMs: 0 } }) });
+  // Word frequencies re-read on every search, so a test can ANALYZE and see the effect at once;
+  // the entity extractor reads the query too (off by default), so its date reading is tested.
+  t = await startTestApp({ LOCI_SEARCH_CONFIG: JSON.stringify({ keyword: { statsMaxAgeMs: 0 }, entity: { useExtractor: true } }) });
 });
 afterAll(async () => t?.close());
 
@@ -80,6 +81,13 @@ describe('the legs', () => {
       expect(items.filter((i) => i.diagnostic.ranks.entity !== null).map((i) => i.id)).toEqual([priya.id]);
       expect(diagnostic.candidates.entity).toBe(1);
     }
+  });
+
+  it('a date in the query finds memories naming that date however it is written (entity extractor)', async () => {
+    const audit = await write(T, 'The vendor audit happened on May 3, 2023 in the Lisbon office.');
+    const { items, diagnostic } = await search({ tenant_id: T, query: 'what was going on 3rd of May 2023?' });
+    expect(diagnostic.entities.map((e: any) => e.name)).toContain('May 3, 2023');
+    expect(item(items, audit.id).diagnostic.ranks.entity).toBe(1);
   });
 
   it('returns memory records with similarity, fused in score order, top_k respected', async () => {

@@ -50,9 +50,13 @@ export interface MatchedEntity {
   match: number;
 }
 
+/** Longest name a one-word term matches partially: names, not phrases ("due at the end of May"). */
+const PARTIAL_MAX_WORDS = 4;
+
 /**
  * Entities of the tenant the query names: normalised name equal to a key, or (partial) a
- * one-word key equal to one word of the name. Exact matches first, then the rarest (most telling).
+ * one-word key equal to one word of a name (dates excepted). Exact matches first, then the
+ * rarest (most telling).
  */
 export async function matchEntities(db: Queryable, tenantId: string, keys: string[], cfg: EntityLegConfig): Promise<MatchedEntity[]> {
   if (keys.length === 0) return [];
@@ -61,14 +65,17 @@ export async function matchEntities(db: Queryable, tenantId: string, keys: strin
     `SELECT e.id, e.name, e.mention_count, e.normalized_name = ANY($2::text[]) AS exact
      FROM entities e
      WHERE e.tenant_id = $1 AND e.mention_count > 0
-       AND (e.normalized_name = ANY($2::text[]) OR string_to_array(e.normalized_name, ' ') && $3::text[])
+       AND (e.normalized_name = ANY($2::text[])
+            OR (string_to_array(e.normalized_name, ' ') && $3::text[] AND e.entity_type <> 'date'
+                AND cardinality(string_to_array(e.normalized_name, ' ')) <= ${PARTIAL_MAX_WORDS}))
      ORDER BY exact DESC, e.mention_count, e.id LIMIT $4`, [tenantId, keys, words, cfg.maxEntities]);
   return rows.map((r) => ({ id: r.id, name: r.name, mentionCount: Number(r.mention_count), match: r.exact ? 1 : cfg.partialWeight }));
 }
 
 /**
- * Entity leg: memories linked to the query's entities. A memory linked to more of them ranks
- * higher, and a rare entity counts more than a common one (match / ln(2 + mentions)), then newest first.
+ * Entity leg: memories linked to the query's entities — for each entity its linksPerEntity most
+ * recently linked memories passing the filters. A memory linked to more of them ranks higher,
+ * and a rare entity counts more than a common one (match / ln(2 + mentions)), then newest first.
  */
 export async function entityLeg(db: Queryable, f: SearchFilter, entities: MatchedEntity[], cfg: EntityLegConfig): Promise<Candidate[]> {
   if (entities.length === 0) return [];
@@ -78,13 +85,15 @@ export async function entityLeg(db: Queryable, f: SearchFilter, entities: Matche
   const ids = p.add(entities.map((e) => e.id), 'uuid[]');
   const value = p.add(entities.map((e) => e.match / Math.log(2 + e.mentionCount)), 'float8[]');
   const { rows } = await db.query(
-    `SELECT m.id, m.weight, m.created_at, sum(q.v) AS score
+    `SELECT x.id, x.weight, x.created_at, sum(q.v) AS score
      FROM unnest(${ids}, ${value}) AS q(entity_id, v)
-     JOIN entity_links l ON l.tenant_id = ${tenant} AND l.entity_id = q.entity_id
-     JOIN memories m ON m.id = l.memory_id
-     WHERE ${w.join(' AND ')}
-     GROUP BY m.id, m.weight, m.created_at
-     ORDER BY score DESC, m.created_at DESC, m.id
+     CROSS JOIN LATERAL (
+       SELECT m.id, m.weight, m.created_at FROM entity_links l JOIN memories m ON m.id = l.memory_id
+       WHERE l.tenant_id = ${tenant} AND l.entity_id = q.entity_id AND ${w.join(' AND ')}
+       ORDER BY l.created_at DESC LIMIT ${p.add(cfg.linksPerEntity, 'int')}
+     ) AS x
+     GROUP BY x.id, x.weight, x.created_at
+     ORDER BY score DESC, x.created_at DESC, x.id
      LIMIT ${p.add(cfg.k, 'int')}`, p.values);
   return rows.map(toCandidate);
 }

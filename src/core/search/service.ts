@@ -14,7 +14,7 @@ import type { EntityExtractor } from '../../providers/entities/types.js';
 import type { LlmClient } from '../../providers/llm/types.js';
 import { ApiError, invalid } from '../../http/errors.js';
 import { type Caller, isAdmin, resolveAgent, resolveTenant } from '../caller.js';
-import { linksFor } from '../entities/store.js';
+import { linksJsonColumn, parseLinksJson } from '../entities/store.js';
 import { RECORD_COLUMNS, toRecord } from '../memories/record.js';
 import type { MemoryRecord } from '../memories/types.js';
 import type { LegName, SearchConfig } from './config.js';
@@ -260,15 +260,15 @@ export class SearchService {
     if (top.length === 0) return { items: [], kept: [] };
     const ids = top.map((f) => f.id);
     const { rows } = await this.deps.db.query(
-      `SELECT ${RECORD_COLUMNS} FROM memories m WHERE m.tenant_id = $1 AND m.id = ANY($2::uuid[])`, [tenantId, ids]);
-    const links = await linksFor(this.deps.db, [tenantId], ids);
+      `SELECT ${RECORD_COLUMNS}, ${linksJsonColumn('m')} AS links FROM memories m WHERE m.tenant_id = $1 AND m.id = ANY($2::uuid[])`,
+      [tenantId, ids]);
     const byId = new Map(rows.map((r) => [r.id as string, r]));
     const items: SearchItem[] = [];
     const kept: FusedItem[] = [];
     for (const f of top) {
       const row = byId.get(f.id);
       if (!row) continue;
-      const item: SearchItem = { ...toRecord(row, links.get(f.id) ?? []), similarity: round4(similarity.get(f.id) ?? 0) };
+      const item: SearchItem = { ...toRecord(row, parseLinksJson(row.links)), similarity: round4(similarity.get(f.id) ?? 0) };
       if (diagnostic) item.diagnostic = { score: f.score, rrf: f.rrf, boost: f.boost, ranks: f.ranks };
       items.push(item);
       kept.push(f);
