@@ -189,12 +189,12 @@ export async function runSearchBench() {
     const searchCpu = cpuMsPer(cpu0, QUERIES);
 
     log(`${QUERIES} searches with diagnostic timings`);
-    const steps: Record<string, number[]> = { embed: [], keyword: [], entity: [], vector: [], fuse: [], hydrate: [], server_total: [], http_and_client: [] };
+    const steps: Record<string, number[]> = { embed: [], analyze: [], keyword: [], entity: [], vector: [], fuse: [], hydrate: [], server_total: [], http_and_client: [] };
     const candidates: Record<string, number[]> = { vector: [], keyword: [], entity: [] };
     for (let i = 0; i < QUERIES; i++) {
       const r = await search({ query: q(), diagnostic: true });
       const d = r.body.diagnostic;
-      for (const k of ['embed', 'keyword', 'entity', 'vector', 'fuse', 'hydrate']) steps[k].push(d.timings_ms[k]);
+      for (const k of ['embed', 'analyze', 'keyword', 'entity', 'vector', 'fuse', 'hydrate']) steps[k].push(d.timings_ms[k]);
       steps.server_total.push(d.timings_ms.total);
       steps.http_and_client.push(r.ms - d.timings_ms.total);
       for (const k of Object.keys(candidates)) candidates[k].push(d.candidates[k] ?? 0);

@@ -20,12 +20,12 @@ const SearchBody = Type.Object({
   memory_types: Type.Optional(Type.Array(MemoryTypeFilter, { minItems: 1, maxItems: 20, description: 'Memories of any of these types' })),
   status: Type.Optional(StatusFilter),
   valid_at: Type.Optional(Type.String({ format: 'date-time', description: 'Only memories valid at this instant: ts_valid_start <= t < ts_valid_end (an open end matches)' })),
-  top_k: Type.Integer({ minimum: TOP_K.min, maximum: TOP_K.max, default: TOP_K.default }),
+  top_k: Type.Optional(Type.Integer({ minimum: TOP_K.min, maximum: TOP_K.max, default: TOP_K.default })),
   min_similarity: Type.Optional(Type.Number({ minimum: -1, maximum: 1, description: 'Drop results whose cosine similarity to the query is lower' })),
-  include_deleted: Type.Boolean({ default: false, description: 'Include soft-deleted memories' }),
-  include_outdated: Type.Boolean({ default: false, description: 'Include memories a newer one superseded (status outdated)' }),
-  include_expired: Type.Boolean({ default: false, description: 'Include memories whose expires_at has passed' }),
-  diagnostic: Type.Boolean({ default: false, description: 'Add per-leg ranks and fused scores to each item, and step timings' }),
+  include_deleted: Type.Optional(Type.Boolean({ default: false, description: 'Include soft-deleted memories' })),
+  include_outdated: Type.Optional(Type.Boolean({ default: false, description: 'Include memories a newer one superseded (status outdated)' })),
+  include_expired: Type.Optional(Type.Boolean({ default: false, description: 'Include memories whose expires_at has passed' })),
+  diagnostic: Type.Optional(Type.Boolean({ default: false, description: 'Add per-leg ranks and fused scores to each item, and step timings' })),
 }, { additionalProperties: false });
 
 const ItemDiagnostic = Type.Object({
@@ -46,7 +46,7 @@ const SearchItem = Type.Intersect([
 const Ms = Type.Number();
 const Count = Type.Union([Type.Integer(), Type.Null()]);
 const SearchDiagnostic = Type.Object({
-  timings_ms: Type.Object({ embed: Ms, keyword: Ms, entity: Ms, vector: Ms, fuse: Ms, hydrate: Ms, total: Ms }),
+  timings_ms: Type.Object({ embed: Ms, analyze: Ms, keyword: Ms, entity: Ms, vector: Ms, fuse: Ms, hydrate: Ms, total: Ms }),
   candidates: Type.Object({ vector: Count, keyword: Count, entity: Count }),
   entities: Type.Array(Type.Object({
     id: Type.String({ format: 'uuid' }), name: Type.String(), mention_count: Type.Integer(),

@@ -1,6 +1,8 @@
 // Hybrid search over HTTP: the three legs, their filters, fusion diagnostics, recall counts and validation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { SearchService } from '../../src/core/search/service.js';
+import { resolveSearchConfig } from '../../src/core/search/config.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -100,7 +102,7 @@ describe('the legs', () => {
     }
     const scores = items.map((i) => i.diagnostic.score);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
-    expect(Object.keys(diagnostic.timings_ms).sort()).toEqual(['embed', 'entity', 'fuse', 'hydrate', 'keyword', 'total', 'vector']);
+    expect(Object.keys(diagnostic.timings_ms).sort()).toEqual(['analyze', 'embed', 'entity', 'fuse', 'hydrate', 'keyword', 'total', 'vector']);
     // Without diagnostic the extra fields are absent.
     const plain = await t.api('POST', '/api/v1/search', { body: { tenant_id: T, query: 'payment' } });
     expect(plain.status).toBe(200);
@@ -252,6 +254,49 @@ describe('keyword leg and word statistics', () => {
   });
 });
 
+describe('vector leg', () => {
+  it('a filtered search returns its full top k, however many closer rows the filter drops (iterative scan)', async () => {
+    const blend = (n: number, visibility: string, a: string, b: string) => t.services.db.query(
+      `INSERT INTO memories (id, tenant_id, agent_id, visibility, content, content_hash, embedding, embedding_model)
+       SELECT gen_random_uuid(), 'crowd', 'x', $1, $1 || ' note ' || g, md5($1 || g),
+              l2_normalize(a.embedding * array_fill((0.3 + (g % 37) / 60.0)::real, ARRAY[512])::vector
+                           + b.embedding * array_fill((0.2 + (g % 11) / 20.0)::real, ARRAY[512])::vector), a.embedding_model
+       FROM generate_series(1, $2::int) AS g, memories a, memories b WHERE a.id = $3 AND b.id = $4`, [visibility, n, a, b]);
+    // Rows are added in SQL, as blends of real memories' vectors: the HNSW graph is what is under test.
+    // Near the query: 2,000 private memories of agent x. Far from it: 300 the whole team sees.
+    const c1 = await write('crowd', 'The database migration needs a rollback plan before Friday.', { agent_id: 'x', visibility: 'scope_agent' });
+    const c2 = await write('crowd', 'We rehearsed the schema migration rollback on staging.', { agent_id: 'x', visibility: 'scope_agent' });
+    await blend(2000, 'scope_agent', c1.id, c2.id);
+    const f1 = await write('crowd', 'Lunch is at noon on the rooftop terrace.');
+    const f2 = await write('crowd', 'Parking passes renew in May.');
+    await blend(300, 'scope_team', f1.id, f2.id);
+    // At this size the planner would sort the few visible rows exactly; at scale it walks the HNSW
+    // index, which is what this test is about. The test database has one session: nudge it there.
+    await t.services.db.query('SET enable_seqscan = off');
+    await t.services.db.query('SET enable_sort = off');
+    const q = { tenant_id: 'crowd', query: 'database migration rollback plan', top_k: 10, diagnostic: true };
+    const caller = { tenantId: 'crowd', agentId: null, trust: 1, source: 'api_key' as const, readableTenants: [], authenticated: true };
+
+    let full, short;
+    const off = new SearchService({
+      db: t.services.db, embedder: t.services.embedder, entities: t.services.entities, llm: null, llmTimeoutMs: 1000,
+      config: resolveSearchConfig({ vector: { iterativeScan: 'off', efSearchMin: 10, efSearchFactor: 0.1 }, keyword: { enabled: false }, entity: { enabled: false } }),
+    });
+    try {
+      full = await t.services.search.search(caller, q);
+      short = await off.search(caller, q);
+    } finally {
+      await t.services.db.query('RESET enable_seqscan');
+      await t.services.db.query('RESET enable_sort');
+    }
+    expect(full.diagnostic!.candidates.vector).toBe(t.services.search.config.vector.k);
+    expect(full.items.every((i) => i.visibility === 'scope_team')).toBe(true);
+    // The same search with iterative scan off and a short candidate list comes back short: the
+    // nearest rows are invisible to the caller. The per-transaction setting is what keeps it full.
+    expect(short.diagnostic!.candidates.vector).toBeLessThan(10);
+  });
+});
+
 describe('content changes', () => {
   it('PATCHing content re-embeds and re-extracts: search finds the new text by meaning and entity, not the old', async () => {
     const T = 'patch';
@@ -342,7 +387,7 @@ describe('validation', () => {
     const doc = (await t.api('GET', '/api/openapi.json')).body;
     for (const path of ['/api/v1/search', '/api/v1/recall']) {
       const op = doc.paths[path].post;
-      expect(op.requestBody.content['application/json'].schema.required).toEqual(expect.arrayContaining(['tenant_id', 'query']));
+      expect(op.requestBody.content['application/json'].schema.required.sort()).toEqual(['query', 'tenant_id']);
       expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '422']));
     }
   });

@@ -16,6 +16,8 @@ export interface VectorLegConfig {
    */
   efSearchMin: number;
   efSearchFactor: number;
+  /** pgvector hnsw.iterative_scan: `off` returns at most ef_search rows before filtering. */
+  iterativeScan: 'relaxed_order' | 'strict_order' | 'off';
 }
 
 export interface KeywordLegConfig {
@@ -60,8 +62,10 @@ export interface EntityLegConfig {
   partialWeight: number;
   /** Entities of the query used at most (exact matches first, then the rarest). */
   maxEntities: number;
-  /** Memories read per entity, most recently linked first: bounds the cost of a common entity. */
+  /** Links read per entity, most recent first: bounds the cost of a common entity. */
   linksPerEntity: number;
+  /** Best-scoring linked memories checked against the filters (the leg's cost in row reads). */
+  candidateLimit: number;
 }
 
 export interface FusionConfig {
@@ -99,12 +103,15 @@ export interface SearchConfig {
 }
 
 export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
-  vector: { enabled: true, k: 50, efSearchMin: 64, efSearchFactor: 2 },
+  vector: { enabled: true, k: 50, efSearchMin: 64, efSearchFactor: 2, iterativeScan: 'relaxed_order' },
   keyword: {
     enabled: true, k: 50, match: 'two', maxTermFrequency: 0.1, rareTermRows: 500, maxTerms: 8, candidateLimit: 1000,
     statsMaxAgeMs: 60_000, rank: 'ts_rank_cd', normalization: 1,
   },
-  entity: { enabled: true, k: 50, maxNgram: 3, useExtractor: false, partialWeight: 0.5, maxEntities: 6, linksPerEntity: 100 },
+  entity: {
+    enabled: true, k: 50, maxNgram: 3, useExtractor: false, partialWeight: 0.5, maxEntities: 6, linksPerEntity: 100,
+    candidateLimit: 150,
+  },
   fusion: { rrfK: 60, weights: { vector: 1, keyword: 1, entity: 0.6 } },
   boosts: { weight: 0.1, recency: 0.05, recencyHalfLifeDays: 30 },
   summary: { mmrLambda: 0.7, duplicateThreshold: 0.8, maxFacts: 12, maxFactChars: 400 },
@@ -123,10 +130,13 @@ export function resolveSearchConfig(overrides: unknown = {}, base: SearchConfig 
     const k = out[leg].k;
     if (!Number.isInteger(k) || k < 1 || k > 1000) throw new Error(`search config ${leg}.k must be an integer 1–1000`);
   }
+  if (!['relaxed_order', 'strict_order', 'off'].includes(out.vector.iterativeScan)) {
+    throw new Error('search config vector.iterativeScan must be "relaxed_order", "strict_order" or "off"');
+  }
   if (!(out.fusion.rrfK >= 0)) throw new Error('search config fusion.rrfK must be >= 0');
   if (!['any', 'two'].includes(out.keyword.match)) throw new Error('search config keyword.match must be "any" or "two"');
   if (!(out.keyword.maxTermFrequency > 0 && out.keyword.maxTermFrequency <= 1)) throw new Error('search config keyword.maxTermFrequency must be in (0, 1]');
-  for (const [leg, key] of [['keyword', 'maxTerms'], ['keyword', 'candidateLimit'], ['entity', 'maxEntities'], ['entity', 'linksPerEntity'], ['entity', 'maxNgram']] as const) {
+  for (const [leg, key] of [['keyword', 'maxTerms'], ['keyword', 'candidateLimit'], ['entity', 'maxEntities'], ['entity', 'linksPerEntity'], ['entity', 'candidateLimit'], ['entity', 'maxNgram']] as const) {
     const v = (out[leg] as unknown as Record<string, number>)[key];
     if (!Number.isInteger(v) || v < 1) throw new Error(`search config ${leg}.${key} must be a positive integer`);
   }

@@ -20,7 +20,7 @@ import type { MemoryRecord } from '../memories/types.js';
 import type { LegName, SearchConfig } from './config.js';
 import type { SearchFilter } from './filters.js';
 import { fuseLegs, selectTop, type Candidate, type FusedItem, type LegRanks } from './fusion.js';
-import { entityLeg, keywordLeg, matchEntities, vectorLeg, type MatchedEntity } from './legs.js';
+import { analyzeQuery, entityLeg, keywordLeg, vectorLeg, type QueryAnalysis } from './legs.js';
 import { llmSummary } from './llm-summary.js';
 import { TermStats } from './keyword-plan.js';
 import { queryEntityKeys } from './query-terms.js';
@@ -60,8 +60,8 @@ export interface ItemDiagnostic {
 export type SearchItem = MemoryRecord & { similarity: number; diagnostic?: ItemDiagnostic };
 
 export interface SearchDiagnostic {
-  /** Milliseconds spent in each step (legs overlap: embed runs beside keyword and entity). */
-  timings_ms: Record<'embed' | 'keyword' | 'entity' | 'vector' | 'fuse' | 'hydrate' | 'total', number>;
+  /** Milliseconds spent in each step (embed runs beside analyze, keyword and entity). */
+  timings_ms: Record<'embed' | 'analyze' | 'keyword' | 'entity' | 'vector' | 'fuse' | 'hydrate' | 'total', number>;
   /** Candidates each leg brought (null: the leg is off). */
   candidates: Record<LegName, number | null>;
   entities: { id: string; name: string; mention_count: number; match: number }[];
@@ -177,18 +177,25 @@ export class SearchService {
     };
     const topK = req.top_k ?? TOP_K.default;
     const cfg = this.deps.config;
-    const timings = { embed: 0, keyword: 0, entity: 0, vector: 0, fuse: 0, hydrate: 0, total: 0 };
+    const timings = { embed: 0, analyze: 0, keyword: 0, entity: 0, vector: 0, fuse: 0, hydrate: 0, total: 0 };
     const timed = <T>(step: keyof typeof timings, p: Promise<T>): Promise<T> => {
       const start = performance.now();
       return p.finally(() => { timings[step] = round(performance.now() - start); });
     };
 
-    // Started together: the embedding and extraction run in worker threads while the database
-    // answers the keyword and entity legs.
+    // Started together: the embedding runs in a worker thread while the database analyses the
+    // query and answers the keyword and entity legs.
     const vectorP = timed('embed', this.embedQuery(query));
     vectorP.catch(() => undefined); // awaited below; an earlier failure must not leave it unhandled
-    const keywordP = cfg.keyword.enabled ? timed('keyword', keywordLeg(this.deps.db, filter, query, cfg.keyword, this.termStats)) : null;
-    const entityP = cfg.entity.enabled ? timed('entity', this.entityCandidates(filter, query)) : null;
+    const db = this.deps.db;
+    const analysisP = cfg.keyword.enabled || cfg.entity.enabled ? timed('analyze', this.analyze(tenantId, query)) : null;
+    const freqsP = cfg.keyword.enabled ? this.termStats.get(db) : null;
+    const keywordP = analysisP && freqsP
+      ? Promise.all([analysisP, freqsP]).then(([a, freqs]) => timed('keyword', keywordLeg(db, filter, a.lexemes ?? [], cfg.keyword, freqs)))
+      : null;
+    const entityP = analysisP && cfg.entity.enabled
+      ? analysisP.then(async (a) => ({ matched: a.entities ?? [], candidates: await timed('entity', entityLeg(db, filter, a.entities ?? [], cfg.entity)) }))
+      : null;
     const [keyword, entity] = await Promise.all([keywordP, entityP]);
     const vector = await vectorP;
 
@@ -238,19 +245,21 @@ export class SearchService {
     }
   }
 
-  /** Entities the query names (its n-grams, plus the extractor's reading when configured), then their memories. */
-  private async entityCandidates(filter: SearchFilter, query: string): Promise<{ matched: MatchedEntity[]; candidates: Candidate[] }> {
+  /** The query's lexemes and the entities it names (its n-grams, plus the extractor's reading when configured). */
+  private async analyze(tenantId: string, query: string): Promise<QueryAnalysis> {
     const cfg = this.deps.config.entity;
-    const keys = new Set(queryEntityKeys(query, cfg.maxNgram));
-    if (cfg.useExtractor) {
-      const extracted = await this.deps.entities.extract(query).catch((err) => {
-        this.deps.log?.warn({ err }, 'entity extraction of a query failed');
-        return { entities: [] };
-      });
-      for (const e of extracted.entities) keys.add(e.normalized);
+    let keys: Set<string> | null = null;
+    if (cfg.enabled) {
+      keys = new Set(queryEntityKeys(query, cfg.maxNgram));
+      if (cfg.useExtractor) {
+        const extracted = await this.deps.entities.extract(query).catch((err) => {
+          this.deps.log?.warn({ err }, 'entity extraction of a query failed');
+          return { entities: [] };
+        });
+        for (const e of extracted.entities) keys.add(e.normalized);
+      }
     }
-    const matched = await matchEntities(this.deps.db, filter.tenantId, [...keys], cfg);
-    return { matched, candidates: await entityLeg(this.deps.db, filter, matched, cfg) };
+    return analyzeQuery(this.deps.db, tenantId, query, keys && [...keys], cfg);
   }
 
   /** Records of the chosen ids in fused order, each with its similarity (rows gone meanwhile drop out). */

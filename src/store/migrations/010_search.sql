@@ -5,7 +5,7 @@
 CREATE INDEX entities_name_words ON entities USING gin (string_to_array(normalized_name, ' '));
 -- The entity leg reads each named entity's most recent links first and stops after a bounded
 -- number: a common entity (thousands of memories) must not cost a scan of all of them.
-CREATE INDEX entity_links_entity_recent ON entity_links (tenant_id, entity_id, created_at DESC);
+CREATE INDEX entity_links_entity_recent ON entity_links (tenant_id, entity_id, created_at DESC) INCLUDE (memory_id);
 
 -- Every search and recall updates recall_count and last_recalled_at of the rows it returns.
 -- While either column is indexed, each such update writes a new entry into every index of the
