@@ -1,6 +1,7 @@
-// The three search legs, each one simple indexed query (LIBRARIES: one-statement hybrid SQL
-// re-plans badly on PGlite; separate legs fused in TypeScript are faster and clearer).
-// Every leg applies the same row predicate (filters.ts).
+// The three search legs and the query analysis the keyword and entity legs share, each one
+// simple indexed query (LIBRARIES: one-statement hybrid SQL re-plans badly on PGlite; separate
+// legs fused in TypeScript are faster and clearer). Every leg applies the same row predicate
+// (filters.ts).
 import type { Db, Queryable, Row } from '../../store/db.js';
 import { vectorLiteral } from '../../store/db.js';
 import { Params } from '../memories/params.js';
@@ -164,7 +165,8 @@ export async function vectorLeg(
         FROM memories m WHERE ${w.join(' AND ')} AND m.embedding IS NOT NULL
         ORDER BY m.embedding <=> ${v} LIMIT ${p.add(cfg.k, 'int')})
       UNION ALL (${simsSql})`;
-    const ef = Math.max(cfg.efSearchMin, Math.ceil(cfg.k * cfg.efSearchFactor));
+    // pgvector accepts ef_search up to 1000.
+    const ef = Math.min(1000, Math.max(cfg.efSearchMin, Math.ceil(cfg.k * cfg.efSearchFactor)));
     rows = await db.tx(async (q) => {
       await q.query(`SELECT set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', $2, true)`, [String(ef), cfg.iterativeScan]);
       return (await q.query(sql, p.values)).rows;

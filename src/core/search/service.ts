@@ -1,12 +1,13 @@
 // Hybrid search and recall over memories (spec 4.3; DEFAULTS "Search and recall").
 //
 // A search runs three legs and fuses them (config.ts declares which, and how):
-//   query embedding (embedder worker)   ─┐
-//   keyword leg (full text, DB)          ├─ then the vector leg (HNSW, DB) with the similarity of
-//   entity leg (query entities → links) ─┘  every other candidate → fusion → top_k → records
-// The embedding runs in a worker while the keyword and entity legs run in the database. After
-// the answer is computed, the returned rows' recall_count / last_recalled_at are updated in
-// one statement that the response does not wait for (settled() waits for it).
+//   query embedding (embedder worker)         ─┐
+//   query analysis → keyword leg (full text)   ├─ then the vector leg (HNSW) with the similarity
+//                  → entity leg (links)       ─┘  of every other candidate → fusion → top_k → records
+// The embedding runs in a worker while the database analyses the query and answers the keyword
+// and entity legs. After the answer is computed, the returned rows' recall_count and
+// last_recalled_at are updated in one statement the response does not wait for (settled()
+// waits for it).
 import type { Logger } from 'pino';
 import type { Db } from '../../store/db.js';
 import type { Embedder } from '../../providers/embedder/types.js';
@@ -161,20 +162,8 @@ export class SearchService {
   private async execute(caller: Caller, req: SearchRequest): Promise<{ query: string; items: SearchItem[]; scores: number[]; diagnostic?: SearchDiagnostic }> {
     const t0 = performance.now();
     const query = cleanQuery(req.query);
-    const tenantId = resolveTenant(caller, req.tenant_id, 'read');
-    const filter: SearchFilter = {
-      tenantId,
-      viewer: resolveAgent(caller, req.agent_id),
-      admin: isAdmin(caller),
-      fleetIds: union(req.fleet_id, req.fleet_ids),
-      authorId: req.filter_agent_id,
-      memoryTypes: union(req.memory_type, req.memory_types),
-      statuses: req.status !== undefined ? [req.status] : undefined,
-      validAt: req.valid_at,
-      includeDeleted: req.include_deleted ?? false,
-      includeOutdated: req.include_outdated ?? false,
-      includeExpired: req.include_expired ?? false,
-    };
+    const filter = this.filterFor(caller, req);
+    const tenantId = filter.tenantId;
     const topK = req.top_k ?? TOP_K.default;
     const cfg = this.deps.config;
     const timings = { embed: 0, analyze: 0, keyword: 0, entity: 0, vector: 0, fuse: 0, hydrate: 0, total: 0 };
@@ -200,7 +189,7 @@ export class SearchService {
     const vector = await vectorP;
 
     const others = [...new Set([...(keyword?.candidates ?? []), ...(entity?.candidates ?? [])].map((c) => c.id))];
-    const vec = await timed('vector', vectorLeg(this.deps.db, filter, vector, others, cfg.vector, cfg.vector.enabled));
+    const vec = await timed('vector', vectorLeg(db, filter, vector, others, cfg.vector, cfg.vector.enabled));
 
     const tFuse = performance.now();
     const legs: Partial<Record<LegName, Candidate[]>> = {};
@@ -228,6 +217,23 @@ export class SearchService {
         }
       : undefined;
     return { query, items, scores: kept.map((f) => f.score), diagnostic };
+  }
+
+  /** The row predicate of a request: tenant and viewer from the caller's identity, then the filters. */
+  private filterFor(caller: Caller, req: SearchRequest): SearchFilter {
+    return {
+      tenantId: resolveTenant(caller, req.tenant_id, 'read'),
+      viewer: resolveAgent(caller, req.agent_id),
+      admin: isAdmin(caller),
+      fleetIds: union(req.fleet_id, req.fleet_ids),
+      authorId: req.filter_agent_id,
+      memoryTypes: union(req.memory_type, req.memory_types),
+      statuses: req.status !== undefined ? [req.status] : undefined,
+      validAt: req.valid_at,
+      includeDeleted: req.include_deleted ?? false,
+      includeOutdated: req.include_outdated ?? false,
+      includeExpired: req.include_expired ?? false,
+    };
   }
 
   /** Resolves once every recall_count update started so far has finished. */

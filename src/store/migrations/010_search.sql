@@ -9,8 +9,9 @@ CREATE INDEX entity_links_entity_recent ON entity_links (tenant_id, entity_id, c
 
 -- Every search and recall updates recall_count and last_recalled_at of the rows it returns.
 -- While either column is indexed, each such update writes a new entry into every index of the
--- row, the HNSW index included (≈10 ms for five rows at 10k memories on PGlite). Unindexed, and
--- with room left on each page, the update is HOT (heap-only): no index is touched. A list sorted
--- by recall_count then sorts the tenant's rows instead of reading an index.
+-- row, the HNSW index included: 6–10 ms for the ten rows of a search on PGlite at 10k–100k
+-- memories. Unindexed, and with room left on each page, the update is HOT (heap-only), touches no
+-- index and takes 1–1.5 ms. A list sorted by recall_count then sorts the tenant's rows instead of
+-- reading an index.
 DROP INDEX memories_tenant_recall;
 ALTER TABLE memories SET (fillfactor = 90);
