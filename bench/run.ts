@@ -4,6 +4,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   contradictions: async () => (await import('./contradictions.js')).runContradictionBench(),
   graph: async () => (await import('./graph.js')).runGraphBench(),
   ingest: async () => (await import('./ingest.js')).runIngestBench(),
+  search: async () => (await import('./search.js')).runSearchBench(),
 };
 
 const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(BENCHES);

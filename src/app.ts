@@ -19,6 +19,7 @@ import { registerIdempotency } from './http/idempotency.js';
 import { graphRoutes } from './http/graph.js';
 import { auditRoutes } from './http/audit.js';
 import { ingestRoutes } from './http/ingest.js';
+import { searchRoutes } from './http/search.js';
 
 export async function buildApp(services: Services): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
@@ -62,6 +63,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(graphRoutes(services));
   await app.register(auditRoutes(services));
   await app.register(ingestRoutes(services));
+  await app.register(searchRoutes(services));
 
   app.get('/api/openapi.json', { config: { auth: 'open' }, schema: { hide: true } }, async () => app.swagger());
   const { default: scalar } = await import('@scalar/fastify-api-reference');

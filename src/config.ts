@@ -1,5 +1,6 @@
 // The one typed configuration, read from the environment once at start.
 import { resolve } from 'node:path';
+import { searchConfigFromEnv, type SearchConfig } from './core/search/config.js';
 
 export type Mode = 'standalone' | 'multitenant';
 
@@ -35,6 +36,8 @@ export interface Config {
   fetchAllowList: string[];
   fetchTimeoutMs: number;
   extractTimeoutMs: number;
+  /** Search legs and fusion (src/core/search/config.ts), with LOCI_SEARCH_CONFIG laid over the defaults. */
+  search: SearchConfig;
 }
 
 type Env = Record<string, string | undefined>;
@@ -130,5 +133,6 @@ export function loadConfig(env: Env = process.env): Config {
     fetchAllowList: (env.LOCI_FETCH_ALLOW || '').split(',').map((s) => s.trim()).filter(Boolean),
     fetchTimeoutMs: int(env, 'LOCI_FETCH_TIMEOUT_MS', 15_000, 1),
     extractTimeoutMs: int(env, 'LOCI_EXTRACT_TIMEOUT_MS', 20_000, 1),
+    search: searchConfigFromEnv(env.LOCI_SEARCH_CONFIG),
   };
 }

@@ -12,6 +12,7 @@ import { DocumentService } from './core/documents/service.js';
 import { AuditLog } from './core/audit.js';
 import { GraphService } from './core/graph/service.js';
 import { IngestService } from './core/ingest/service.js';
+import { SearchService } from './core/search/service.js';
 import type { Db } from './store/db.js';
 import { PgDb } from './store/pg.js';
 import { PgliteDb } from './store/pglite.js';
@@ -42,6 +43,7 @@ export interface Services {
   audit: AuditLog;
   graph: GraphService;
   ingest: IngestService;
+  search: SearchService;
   embedder: Embedder;
   /** The embedder behind an LRU of query texts: what search paths embed queries with. */
   queryEmbedder: CachedEmbedder;
@@ -110,13 +112,18 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     memories, documents, llm, log: log.child({ component: 'ingest' }),
     limits: { maxBytes: config.ingestMaxBytes, fetchTimeoutMs: config.fetchTimeoutMs, extractTimeoutMs: config.extractTimeoutMs, allowList: config.fetchAllowList },
   });
+  const search = new SearchService({
+    db, embedder: queryEmbedder, entities, llm, config: config.search, llmTimeoutMs: config.llm.timeoutMs,
+    log: log.child({ component: 'search' }),
+  });
   const stopMaintenance = scheduleMaintenance(db, undefined, (err) => log.warn({ err }, 'vacuum failed'));
   const services: Services = {
     config, log, db, keys, memories, documents, detector, contradictions, audit, graph, embedder, queryEmbedder, entities, llm, cache, bus, initErrors,
-    ingest,
+    ingest, search,
     startedAt: new Date(),
     async close() {
       stopMaintenance();
+      await search.settled();
       await bus.close().catch(() => undefined);
       await cache.close().catch(() => undefined);
       await embedder.close().catch(() => undefined);

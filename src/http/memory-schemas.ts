@@ -34,8 +34,8 @@ const MemoryTypeIn = StrEnum(CLIENT_MEMORY_TYPES, {
 });
 const StatusIn = StrEnum(CLIENT_STATUSES);
 const VisibilityEnum = StrEnum(VISIBILITIES, { description: 'scope_agent: only its agent; scope_team / scope_org: the whole tenant' });
-const MemoryTypeFilter = StrEnum([...MEMORY_TYPES, 'semantic']);
-const StatusFilter = StrEnum(STATUSES);
+export const MemoryTypeFilter = StrEnum([...MEMORY_TYPES, 'semantic']);
+export const StatusFilter = StrEnum(STATUSES);
 
 const Nullable = (s: TSchema) => Type.Union([s, Type.Null()]);
 
@@ -162,7 +162,7 @@ export const StatusResult = Type.Object({ id: Uuid, status: Type.String(), previ
 export const MemoryIdParams = Type.Object({ memory_id: Uuid });
 
 const TenantQ = { tenant_id: TenantId };
-const ViewerAgent = Type.Optional(Type.String({
+export const ViewerAgent = Type.Optional(Type.String({
   minLength: 1, maxLength: 200,
   description: 'The viewing agent: its scope_agent memories become visible. An agent-scoped key is always its own viewer.',
 }));

@@ -161,9 +161,10 @@ describe('offset pagination and sorts', () => {
     expect((await t.api('GET', `/api/v1/memories?tenant_id=pager&offset=${expected.length}`)).body).toEqual({ items: [], next_cursor: null });
   });
 
-  it('every sort is served by an index (no full sort of the tenant)', async () => {
+  it('every sort is served by an index (no full sort of the tenant), recall_count excepted', async () => {
     await t.services.db.query('ANALYZE memories');
-    for (const sort of SORTS) {
+    // recall_count is written by every search: it is left unindexed so that update stays heap-only (migration 010).
+    for (const sort of SORTS.filter((s) => s !== 'recall_count')) {
       for (const order of ['asc', 'desc'] as const) {
         const { sql, params } = buildListQuery({
           tenantId: 'pager', viewer: null, allVisibilities: false, includeDeleted: sort === 'deleted_at', sort, order, offset: 0, limit: 50,

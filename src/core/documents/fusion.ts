@@ -1,5 +1,6 @@
 // Reciprocal-rank fusion of ranked candidate lists (Cormack et al., 2009): each list adds
-// 1 / (k + rank) for every id it holds; ranks are 1-based. Pure, so it is tested without a database.
+// weight / (k + rank) for every id it holds (weight 1 unless given); ranks are 1-based.
+// Pure, so it is tested without a database. Shared by document and memory search.
 
 export const RRF_K = 60;
 
@@ -10,7 +11,7 @@ export interface Fused {
   ranks: (number | null)[];
 }
 
-export function reciprocalRankFusion(lists: readonly (readonly string[])[], k = RRF_K): Fused[] {
+export function reciprocalRankFusion(lists: readonly (readonly string[])[], k = RRF_K, weights?: readonly number[]): Fused[] {
   const byId = new Map<string, Fused>();
   lists.forEach((list, li) => {
     list.forEach((id, i) => {
@@ -19,7 +20,7 @@ export function reciprocalRankFusion(lists: readonly (readonly string[])[], k = 
       // An id listed twice in one list counts once, at its best rank.
       if (f.ranks[li] !== null) return;
       f.ranks[li] = i + 1;
-      f.score += 1 / (k + i + 1);
+      f.score += (weights?.[li] ?? 1) / (k + i + 1);
     });
   });
   const best = (f: Fused) => Math.min(...f.ranks.map((r) => r ?? Infinity));

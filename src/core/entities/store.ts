@@ -217,3 +217,17 @@ export async function linksFor(q: Queryable, tenantIds: string[], memoryIds: str
   for (const list of out.values()) sortLinks(list);
   return out;
 }
+
+/**
+ * The entity links of memory `alias` as a JSON array column, for reads that fetch records and
+ * their links in one statement; pass the value through parseLinksJson.
+ */
+export const linksJsonColumn = (alias: string) =>
+  `coalesce((SELECT json_agg(json_build_object('entity_id', e.id, 'name', e.name, 'entity_type', e.entity_type, 'role', l.role))
+     FROM entity_links l JOIN entities e ON e.id = l.entity_id AND e.tenant_id = l.tenant_id
+     WHERE l.tenant_id = ${alias}.tenant_id AND l.memory_id = ${alias}.id), '[]'::json)`;
+
+export function parseLinksJson(v: unknown): EntityLink[] {
+  const list = (typeof v === 'string' ? JSON.parse(v) : v ?? []) as EntityLink[];
+  return sortLinks(list.map((l) => ({ entity_id: l.entity_id, name: l.name, entity_type: l.entity_type, role: l.role })));
+}

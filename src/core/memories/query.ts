@@ -1,5 +1,6 @@
 // The list query (GET /memories, GET /admin/memories): filters, visibility, sort, keyset
-// cursor and offset. Every sort is total (id breaks ties) and served by an index of 001:
+// cursor and offset. Every sort is total (id breaks ties) and served by an index of 001
+// except recall_count (its index was dropped in 010 so recall updates stay heap-only):
 //  - created_at, weight, recall_count, expires_at, deleted_at: ORDER BY col, id — the
 //    (tenant_id, col, id) indexes, scanned forward or backward;
 //  - memory_type, agent_id, status, fleet_id, tenant_id: ORDER BY col, created_at, id over the

@@ -1,0 +1,178 @@
+// The search configuration: which legs run, how many candidates each brings, and how they are
+// fused. Declared here, in one place, so retrieval experiments change data, not code paths.
+// LOCI_SEARCH_CONFIG (JSON, same shape, any subset) overrides these defaults at start.
+
+export type LegName = 'vector' | 'keyword' | 'entity';
+export const LEG_NAMES: readonly LegName[] = ['vector', 'keyword', 'entity'];
+
+export interface VectorLegConfig {
+  enabled: boolean;
+  /** Candidates the leg brings to fusion. */
+  k: number;
+  /**
+   * HNSW candidate list per query: max(efSearchMin, k × efSearchFactor). With iterative scan
+   * (relaxed order) a filtered query keeps scanning until it has k rows, so this tunes recall
+   * of the first pass, not completeness.
+   */
+  efSearchMin: number;
+  efSearchFactor: number;
+  /** pgvector hnsw.iterative_scan: `off` returns at most ef_search rows before filtering. */
+  iterativeScan: 'relaxed_order' | 'strict_order' | 'off';
+}
+
+export interface KeywordLegConfig {
+  enabled: boolean;
+  k: number;
+  /**
+   * `two`: a memory must hold two of the query's searchable words, or one rare word (see
+   * rareTermRows); `any`: one word is enough (looser, and slow on large tenants). An AND of
+   * every word finds nothing for most natural questions. See keyword-plan.ts.
+   */
+  match: 'any' | 'two';
+  /** Words in a larger fraction of the memories (planner statistics) are not searched. */
+  maxTermFrequency: number;
+  /** In `two` mode a single word expected in at most this many memories is enough. */
+  rareTermRows: number;
+  /** Searchable words used at most (the rarest). */
+  maxTerms: number;
+  /** Matching memories ranked at most per query: bounds the leg's cost when a match is huge. */
+  candidateLimit: number;
+  /** How long word frequencies read from the planner statistics are reused. */
+  statsMaxAgeMs: number;
+  /** Postgres ranking function over search_tsv. */
+  rank: 'ts_rank' | 'ts_rank_cd';
+  /** ts_rank normalization bit mask (1: divide by 1 + log(length)). */
+  normalization: number;
+}
+
+export interface EntityLegConfig {
+  enabled: boolean;
+  k: number;
+  /** Longest word n-gram of the query matched against entity names. */
+  maxNgram: number;
+  /**
+   * Also run the entity extractor on the query: it catches dates it normalises ("May 2023" →
+   * 2023-05), at ≈5 ms of CPU per query that competes with the query embedding on a small machine.
+   */
+  useExtractor: boolean;
+  /**
+   * A one-word query term also matches entities having it as one word of their name ("Priya" →
+   * "Priya Raman"), counted at this fraction of an exact match; 0 turns partial matching off.
+   */
+  partialWeight: number;
+  /** Entities of the query used at most (exact matches first, then the rarest). */
+  maxEntities: number;
+  /** Links read per entity, most recent first: bounds the cost of a common entity. */
+  linksPerEntity: number;
+  /** Best-scoring linked memories checked against the filters (the leg's cost in row reads). */
+  candidateLimit: number;
+}
+
+export interface FusionConfig {
+  /** Reciprocal-rank-fusion constant: a leg's item at rank r adds weight / (rrfK + r). */
+  rrfK: number;
+  weights: Record<LegName, number>;
+}
+
+export interface BoostConfig {
+  /** Multiplies the fused score by 1 + weight × (memory weight − 0.5) × 2: ±weight at the extremes. */
+  weight: number;
+  /** Multiplies the fused score by 1 + recency × 2^(−age / recencyHalfLifeDays). */
+  recency: number;
+  recencyHalfLifeDays: number;
+}
+
+export interface SummaryConfig {
+  /** MMR trade-off between relevance (1) and novelty (0). */
+  mmrLambda: number;
+  /** Word-set overlap (Jaccard) above which a fact counts as a near-duplicate of one already kept. */
+  duplicateThreshold: number;
+  /** Facts kept in the extractive summary. */
+  maxFacts: number;
+  /** Characters of a memory quoted in a summary line or an LLM prompt. */
+  maxFactChars: number;
+}
+
+export interface SearchConfig {
+  vector: VectorLegConfig;
+  keyword: KeywordLegConfig;
+  entity: EntityLegConfig;
+  fusion: FusionConfig;
+  boosts: BoostConfig;
+  summary: SummaryConfig;
+}
+
+export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
+  vector: { enabled: true, k: 50, efSearchMin: 64, efSearchFactor: 2, iterativeScan: 'relaxed_order' },
+  keyword: {
+    enabled: true, k: 50, match: 'two', maxTermFrequency: 0.1, rareTermRows: 500, maxTerms: 8, candidateLimit: 500,
+    statsMaxAgeMs: 60_000, rank: 'ts_rank_cd', normalization: 1,
+  },
+  entity: {
+    enabled: true, k: 50, maxNgram: 3, useExtractor: false, partialWeight: 0.5, maxEntities: 6, linksPerEntity: 100,
+    candidateLimit: 150,
+  },
+  fusion: { rrfK: 60, weights: { vector: 1, keyword: 1, entity: 0.6 } },
+  boosts: { weight: 0.1, recency: 0.05, recencyHalfLifeDays: 30 },
+  summary: { mmrLambda: 0.7, duplicateThreshold: 0.8, maxFacts: 12, maxFactChars: 400 },
+};
+
+type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
+export type SearchConfigOverrides = DeepPartial<SearchConfig>;
+
+/**
+ * The defaults with `overrides` laid over them, checked: an unknown key or a value of the wrong
+ * type is an error naming its path, so a typo in LOCI_SEARCH_CONFIG fails at start.
+ */
+export function resolveSearchConfig(overrides: unknown = {}, base: SearchConfig = DEFAULT_SEARCH_CONFIG): SearchConfig {
+  const out = merge(base, overrides, 'search config') as SearchConfig;
+  for (const leg of LEG_NAMES) {
+    const k = out[leg].k;
+    if (!Number.isInteger(k) || k < 1 || k > 1000) throw new Error(`search config ${leg}.k must be an integer 1–1000`);
+  }
+  if (!['relaxed_order', 'strict_order', 'off'].includes(out.vector.iterativeScan)) {
+    throw new Error('search config vector.iterativeScan must be "relaxed_order", "strict_order" or "off"');
+  }
+  if (!(out.fusion.rrfK >= 0)) throw new Error('search config fusion.rrfK must be >= 0');
+  if (!['any', 'two'].includes(out.keyword.match)) throw new Error('search config keyword.match must be "any" or "two"');
+  if (!(out.keyword.maxTermFrequency > 0 && out.keyword.maxTermFrequency <= 1)) throw new Error('search config keyword.maxTermFrequency must be in (0, 1]');
+  for (const [leg, key] of [['keyword', 'maxTerms'], ['keyword', 'candidateLimit'], ['entity', 'maxEntities'], ['entity', 'linksPerEntity'], ['entity', 'candidateLimit'], ['entity', 'maxNgram']] as const) {
+    const v = (out[leg] as unknown as Record<string, number>)[key];
+    if (!Number.isInteger(v) || v < 1) throw new Error(`search config ${leg}.${key} must be a positive integer`);
+  }
+  if (!['ts_rank', 'ts_rank_cd'].includes(out.keyword.rank)) throw new Error('search config keyword.rank must be "ts_rank" or "ts_rank_cd"');
+  if (!Number.isInteger(out.keyword.normalization) || out.keyword.normalization < 0 || out.keyword.normalization > 63) {
+    throw new Error('search config keyword.normalization must be an integer bit mask 0–63');
+  }
+  return out;
+}
+
+/** Parses LOCI_SEARCH_CONFIG (JSON); empty means the defaults. */
+export function searchConfigFromEnv(raw: string | undefined): SearchConfig {
+  if (!raw || !raw.trim()) return resolveSearchConfig();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new Error('LOCI_SEARCH_CONFIG must be a JSON object');
+  }
+  return resolveSearchConfig(parsed);
+}
+
+function merge(base: unknown, over: unknown, path: string): unknown {
+  if (over === undefined) return structuredClone(base);
+  if (isObject(base)) {
+    if (!isObject(over)) throw new Error(`${path} must be an object`);
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(over)) {
+      if (!(key in base)) throw new Error(`${path} has no setting "${key}" (known: ${Object.keys(base).join(', ')})`);
+    }
+    for (const [key, value] of Object.entries(base)) out[key] = merge(value, over[key], `${path}.${key}`);
+    return out;
+  }
+  if (typeof over !== typeof base) throw new Error(`${path} must be a ${typeof base}`);
+  if (typeof over === 'number' && !Number.isFinite(over)) throw new Error(`${path} must be a finite number`);
+  return over;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,0 +1,185 @@
+// The three search legs and the query analysis the keyword and entity legs share, each one
+// simple indexed query (LIBRARIES: one-statement hybrid SQL re-plans badly on PGlite; separate
+// legs fused in TypeScript are faster and clearer). Every leg applies the same row predicate
+// (filters.ts).
+import type { Db, Queryable, Row } from '../../store/db.js';
+import { vectorLiteral } from '../../store/db.js';
+import { Params } from '../memories/params.js';
+import type { EntityLegConfig, KeywordLegConfig, VectorLegConfig } from './config.js';
+import { searchConditions, type SearchFilter } from './filters.js';
+import { planKeywordQuery, type TermFrequencies } from './keyword-plan.js';
+import type { Candidate } from './fusion.js';
+
+const toCandidate = (r: Row): Candidate => ({
+  id: r.id,
+  weight: Number(r.weight),
+  createdAt: r.created_at instanceof Date ? r.created_at : new Date(r.created_at),
+});
+
+export interface MatchedEntity {
+  id: string;
+  name: string;
+  mentionCount: number;
+  /** 1 for an exact name match, EntityLegConfig.partialWeight for a match on one word of the name. */
+  match: number;
+}
+
+export interface QueryAnalysis {
+  /** The query's lexemes (Postgres's English parser and stemmer); null when not asked for. */
+  lexemes: string[] | null;
+  /** Entities of the tenant the query names; null when not asked for. */
+  entities: MatchedEntity[] | null;
+}
+
+/** Longest name a one-word term matches partially: names, not phrases ("due at the end of May"). */
+const PARTIAL_MAX_WORDS = 4;
+
+/**
+ * What the keyword and entity legs need to know about the query, in one statement (every round
+ * trip to the embedded database costs): its lexemes, and the tenant's entities it names —
+ * normalised name equal to a key, or (partial) a one-word key equal to one word of a name
+ * (dates excepted); exact matches first, then the rarest (most telling).
+ */
+export async function analyzeQuery(
+  db: Queryable, tenantId: string, query: string, entityKeys: string[] | null, cfg: EntityLegConfig,
+): Promise<QueryAnalysis> {
+  const p = new Params();
+  const lexemes = `tsvector_to_array(to_tsvector('english', ${p.add(query)}))`;
+  let entities = 'NULL::json';
+  if (entityKeys) {
+    const keys = p.add(entityKeys, 'text[]');
+    const words = p.add(cfg.partialWeight > 0 ? entityKeys.filter((k) => !k.includes(' ') && k.length >= 3) : [], 'text[]');
+    entities = `(SELECT coalesce(json_agg(json_build_object('id', e.id, 'name', e.name, 'mention_count', e.mention_count, 'exact', e.exact)
+                   ORDER BY e.exact DESC, e.mention_count, e.id), '[]'::json)
+      FROM (SELECT e.id, e.name, e.mention_count, e.normalized_name = ANY(${keys}) AS exact
+            FROM entities e
+            WHERE e.tenant_id = ${p.add(tenantId)} AND e.mention_count > 0
+              AND (e.normalized_name = ANY(${keys})
+                   OR (string_to_array(e.normalized_name, ' ') && ${words} AND e.entity_type <> 'date'
+                       AND cardinality(string_to_array(e.normalized_name, ' ')) <= ${PARTIAL_MAX_WORDS}))
+            ORDER BY exact DESC, e.mention_count, e.id LIMIT ${p.add(cfg.maxEntities, 'int')}) AS e)`;
+  }
+  const { rows: [r] } = await db.query<{ lexemes: string[] | null; entities: unknown }>(
+    `SELECT ${lexemes} AS lexemes, ${entities} AS entities`, p.values);
+  const list = (typeof r.entities === 'string' ? JSON.parse(r.entities) : r.entities) as
+    { id: string; name: string; mention_count: number; exact: boolean }[] | null;
+  return {
+    lexemes: r.lexemes ?? [],
+    entities: entityKeys
+      ? (list ?? []).map((e) => ({ id: e.id, name: e.name, mentionCount: Number(e.mention_count), match: e.exact ? 1 : cfg.partialWeight }))
+      : null,
+  };
+}
+
+/**
+ * Full-text leg over memories.search_tsv: the query's lexemes planned against the term
+ * statistics (keyword-plan.ts), matched through the GIN index, at most candidateLimit
+ * candidates ranked.
+ */
+export async function keywordLeg(
+  db: Queryable, f: SearchFilter, lexemes: string[], cfg: KeywordLegConfig, freqs: TermFrequencies,
+): Promise<{ candidates: Candidate[]; terms: string[] }> {
+  const plan = planKeywordQuery(lexemes, freqs, cfg);
+  if (!plan.match || !plan.rank) return { candidates: [], terms: plan.terms };
+  const p = new Params();
+  const w = searchConditions(p, f);
+  const { rows } = await db.query(
+    `SELECT c.id, c.weight, c.created_at FROM (
+       SELECT m.id, m.weight, m.created_at, m.search_tsv FROM memories m
+       WHERE ${w.join(' AND ')} AND m.search_tsv @@ ${p.add(plan.match, 'tsquery')}
+       LIMIT ${p.add(cfg.candidateLimit, 'int')}
+     ) AS c
+     ORDER BY ${cfg.rank}(c.search_tsv, ${p.add(plan.rank, 'tsquery')}, ${p.add(cfg.normalization, 'int')}) DESC, c.id
+     LIMIT ${p.add(cfg.k, 'int')}`, p.values);
+  return { candidates: rows.map(toCandidate), terms: plan.terms };
+}
+
+/**
+ * Entity leg: memories linked to the query's entities. Each entity contributes its
+ * linksPerEntity most recent links (an index range, whatever the entity's size); a memory
+ * scores the sum over its entities of match / ln(2 + mentions), so one linked to more of them,
+ * or to rarer ones, ranks higher. The best candidateLimit are then checked against the filters.
+ */
+export async function entityLeg(db: Queryable, f: SearchFilter, entities: MatchedEntity[], cfg: EntityLegConfig): Promise<Candidate[]> {
+  if (entities.length === 0) return [];
+  const p = new Params();
+  const w = searchConditions(p, f);
+  const tenant = p.add(f.tenantId);
+  const ids = p.add(entities.map((e) => e.id), 'uuid[]');
+  const value = p.add(entities.map((e) => e.match / Math.log(2 + e.mentionCount)), 'float8[]');
+  const { rows } = await db.query(
+    `WITH linked AS (
+       SELECT x.memory_id, sum(q.v) AS score, max(x.created_at) AS linked_at
+       FROM unnest(${ids}, ${value}) AS q(entity_id, v)
+       CROSS JOIN LATERAL (
+         SELECT l.memory_id, l.created_at FROM entity_links l
+         WHERE l.tenant_id = ${tenant} AND l.entity_id = q.entity_id
+         ORDER BY l.created_at DESC LIMIT ${p.add(cfg.linksPerEntity, 'int')}
+       ) AS x
+       GROUP BY x.memory_id
+       ORDER BY score DESC, linked_at DESC, x.memory_id
+       LIMIT ${p.add(cfg.candidateLimit, 'int')}
+     )
+     SELECT m.id, m.weight, m.created_at FROM linked JOIN memories m ON m.id = linked.memory_id
+     WHERE ${w.join(' AND ')}
+     ORDER BY linked.score DESC, m.created_at DESC, m.id
+     LIMIT ${p.add(cfg.k, 'int')}`, p.values);
+  return rows.map(toCandidate);
+}
+
+export interface VectorHit extends Candidate {
+  /** Cosine similarity to the query. */
+  similarity: number;
+}
+
+export interface VectorResult {
+  /** The leg's ranking, most similar first (empty when the leg is off). */
+  ranked: VectorHit[];
+  /** Similarity of every id asked about (those other legs found), and of every ranked one. */
+  similarity: Map<string, number>;
+}
+
+/**
+ * Vector leg (HNSW, cosine) plus the similarity of the other legs' candidates, in one statement
+ * so the query vector is sent and parsed once. The HNSW settings are local to the transaction
+ * (they must be in force before the statement starts: the scan reads them when it is set up):
+ * iterative scan keeps a filtered top-k complete (without it a tenant-filtered top-10 returned
+ * four rows on average), ef_search sizes its first pass.
+ */
+export async function vectorLeg(
+  db: Db, f: SearchFilter, vector: Float32Array, others: string[], cfg: VectorLegConfig, enabled: boolean,
+): Promise<VectorResult> {
+  const p = new Params();
+  const v = p.add(vectorLiteral(vector), 'vector');
+  const tenant = p.add(f.tenantId);
+  const otherIds = p.add(others, 'uuid[]');
+  const simsSql = `SELECT m.id, m.weight, m.created_at, 1 - (m.embedding <=> ${v}) AS similarity, false AS ranked
+    FROM memories m WHERE m.tenant_id = ${tenant} AND m.id = ANY(${otherIds}) AND m.embedding IS NOT NULL`;
+  let rows: Row[];
+  if (!enabled) {
+    if (others.length === 0) return { ranked: [], similarity: new Map() };
+    ({ rows } = await db.query(simsSql, p.values));
+  } else {
+    const w = searchConditions(p, f);
+    const sql = `(SELECT m.id, m.weight, m.created_at, 1 - (m.embedding <=> ${v}) AS similarity, true AS ranked
+        FROM memories m WHERE ${w.join(' AND ')} AND m.embedding IS NOT NULL
+        ORDER BY m.embedding <=> ${v} LIMIT ${p.add(cfg.k, 'int')})
+      UNION ALL (${simsSql})`;
+    // pgvector accepts ef_search up to 1000.
+    const ef = Math.min(1000, Math.max(cfg.efSearchMin, Math.ceil(cfg.k * cfg.efSearchFactor)));
+    rows = await db.tx(async (q) => {
+      await q.query(`SELECT set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', $2, true)`, [String(ef), cfg.iterativeScan]);
+      return (await q.query(sql, p.values)).rows;
+    });
+  }
+  const similarity = new Map<string, number>();
+  const ranked: VectorHit[] = [];
+  for (const r of rows) {
+    const s = Number(r.similarity);
+    similarity.set(r.id, s);
+    if (r.ranked) ranked.push({ ...toCandidate(r), similarity: s });
+  }
+  // Relaxed order may return neighbours slightly out of order: rank by the exact distance.
+  ranked.sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1));
+  return { ranked, similarity };
+}

@@ -1,0 +1,315 @@
+// Hybrid search and recall over memories (spec 4.3; DEFAULTS "Search and recall").
+//
+// A search runs three legs and fuses them (config.ts declares which, and how):
+//   query embedding (embedder worker)         ─┐
+//   query analysis → keyword leg (full text)   ├─ then the vector leg (HNSW) with the similarity
+//                  → entity leg (links)       ─┘  of every other candidate → fusion → top_k → records
+// The embedding runs in a worker while the database analyses the query and answers the keyword
+// and entity legs. After the answer is computed, the returned rows' recall_count and
+// last_recalled_at are updated in one statement the response does not wait for (settled()
+// waits for it).
+import type { Logger } from 'pino';
+import type { Db } from '../../store/db.js';
+import type { Embedder } from '../../providers/embedder/types.js';
+import type { EntityExtractor } from '../../providers/entities/types.js';
+import type { LlmClient } from '../../providers/llm/types.js';
+import { ApiError, invalid } from '../../http/errors.js';
+import { type Caller, isAdmin, resolveAgent, resolveTenant } from '../caller.js';
+import { linksJsonColumn, parseLinksJson } from '../entities/store.js';
+import { RECORD_COLUMNS, toRecord } from '../memories/record.js';
+import type { MemoryRecord } from '../memories/types.js';
+import type { LegName, SearchConfig } from './config.js';
+import type { SearchFilter } from './filters.js';
+import { fuseLegs, selectTop, type Candidate, type FusedItem, type LegRanks } from './fusion.js';
+import { analyzeQuery, entityLeg, keywordLeg, vectorLeg, type QueryAnalysis } from './legs.js';
+import { llmSummary } from './llm-summary.js';
+import { TermStats } from './keyword-plan.js';
+import { queryEntityKeys } from './query-terms.js';
+import { EMPTY_SUMMARY, extractiveSummary } from './summary.js';
+
+export const QUERY_MAX_CHARS = 5_000;
+export const TOP_K = { min: 1, max: 50, default: 5 } as const;
+
+export interface SearchRequest {
+  tenant_id?: string;
+  query: string;
+  fleet_id?: string;
+  fleet_ids?: string[];
+  /** The viewing agent (rule 1 of spec 4.2). */
+  agent_id?: string;
+  /** Only memories written by this agent. */
+  filter_agent_id?: string;
+  memory_type?: string;
+  memory_types?: string[];
+  status?: string;
+  valid_at?: string;
+  top_k?: number;
+  min_similarity?: number;
+  include_deleted?: boolean;
+  include_outdated?: boolean;
+  include_expired?: boolean;
+  diagnostic?: boolean;
+}
+
+export interface ItemDiagnostic {
+  score: number;
+  rrf: number;
+  boost: number;
+  ranks: LegRanks;
+}
+
+export type SearchItem = MemoryRecord & { similarity: number; diagnostic?: ItemDiagnostic };
+
+export interface SearchDiagnostic {
+  /** Milliseconds spent in each step (embed runs beside analyze, keyword and entity). */
+  timings_ms: Record<'embed' | 'analyze' | 'keyword' | 'entity' | 'vector' | 'fuse' | 'hydrate' | 'total', number>;
+  /** Candidates each leg brought (null: the leg is off). */
+  candidates: Record<LegName, number | null>;
+  entities: { id: string; name: string; mention_count: number; match: number }[];
+  /** Lexemes the keyword leg searched (after dropping common ones), rarest first. */
+  keyword_terms: string[];
+}
+
+export interface SearchResult {
+  items: SearchItem[];
+  diagnostic?: SearchDiagnostic;
+}
+
+export interface RecallResult {
+  query: string;
+  summary: string;
+  summary_source: 'llm' | 'extractive';
+  memory_count: number;
+  memories: SearchItem[];
+  items: SearchItem[];
+  recall_ms: number;
+  diagnostic?: SearchDiagnostic;
+}
+
+export interface SearchDeps {
+  db: Db;
+  /** Embeds queries; wrap the embedder in the query cache. */
+  embedder: Embedder;
+  entities: EntityExtractor;
+  llm: LlmClient | null;
+  config: SearchConfig;
+  llmTimeoutMs: number;
+  log?: Pick<Logger, 'warn'>;
+  now?: () => Date;
+}
+
+const round = (ms: number) => Math.round(ms * 100) / 100;
+
+/** NUL cannot reach Postgres as text; it separates words like any control character. */
+function cleanQuery(raw: string): string {
+  const q = typeof raw === 'string' ? raw.replaceAll('\u0000', ' ').trim() : '';
+  if (!q) throw invalid(['body', 'query'], 'Query must not be empty or whitespace only', 'string_too_short', raw ?? null, { min_length: 1 });
+  if (q.length > QUERY_MAX_CHARS) {
+    throw invalid(['body', 'query'], `String should have at most ${QUERY_MAX_CHARS} characters`, 'string_too_long', null, { max_length: QUERY_MAX_CHARS });
+  }
+  return q;
+}
+
+const union = (one: string | undefined, many: string[] | undefined): string[] | undefined => {
+  const all = [...(one !== undefined ? [one] : []), ...(many ?? [])];
+  return all.length ? [...new Set(all)] : undefined;
+};
+
+export class SearchService {
+  private readonly pending = new Set<Promise<void>>();
+  private readonly termStats: TermStats;
+  private readonly now: () => Date;
+
+  constructor(private readonly deps: SearchDeps) {
+    this.now = deps.now ?? (() => new Date());
+    this.termStats = new TermStats(deps.config.keyword.statsMaxAgeMs);
+  }
+
+  get config(): SearchConfig {
+    return this.deps.config;
+  }
+
+  async search(caller: Caller, req: SearchRequest): Promise<SearchResult> {
+    const { items, diagnostic } = await this.execute(caller, req);
+    return diagnostic ? { items, diagnostic } : { items };
+  }
+
+  /** Search, then a context summary of what was found: the LLM's when one is configured and answers in time, else extractive. */
+  async recall(caller: Caller, req: SearchRequest): Promise<RecallResult> {
+    const t0 = performance.now();
+    const { query, items, scores, diagnostic } = await this.execute(caller, req);
+    let summary: string | null = null;
+    let source: RecallResult['summary_source'] = 'extractive';
+    if (items.length === 0) {
+      summary = EMPTY_SUMMARY;
+    } else if (this.deps.llm) {
+      try {
+        summary = await llmSummary(this.deps.llm, query, items, { timeoutMs: this.deps.llmTimeoutMs, maxFactChars: this.deps.config.summary.maxFactChars });
+        source = 'llm';
+      } catch (err) {
+        this.deps.log?.warn({ err }, 'LLM summary failed; using the extractive summary');
+      }
+    }
+    summary ??= extractiveSummary(items.map((m, i) => ({ memory: m, score: scores[i] })), this.deps.config.summary);
+    const out: RecallResult = {
+      query, summary, summary_source: source, memory_count: items.length, memories: items, items,
+      recall_ms: round(performance.now() - t0),
+    };
+    if (diagnostic) out.diagnostic = diagnostic;
+    return out;
+  }
+
+  private async execute(caller: Caller, req: SearchRequest): Promise<{ query: string; items: SearchItem[]; scores: number[]; diagnostic?: SearchDiagnostic }> {
+    const t0 = performance.now();
+    const query = cleanQuery(req.query);
+    const filter = this.filterFor(caller, req);
+    const tenantId = filter.tenantId;
+    const topK = req.top_k ?? TOP_K.default;
+    const cfg = this.deps.config;
+    const timings = { embed: 0, analyze: 0, keyword: 0, entity: 0, vector: 0, fuse: 0, hydrate: 0, total: 0 };
+    const timed = <T>(step: keyof typeof timings, p: Promise<T>): Promise<T> => {
+      const start = performance.now();
+      return p.finally(() => { timings[step] = round(performance.now() - start); });
+    };
+
+    // Started together: the embedding runs in a worker thread while the database analyses the
+    // query and answers the keyword and entity legs.
+    const vectorP = timed('embed', this.embedQuery(query));
+    vectorP.catch(() => undefined); // awaited below; an earlier failure must not leave it unhandled
+    const db = this.deps.db;
+    const analysisP = cfg.keyword.enabled || cfg.entity.enabled ? timed('analyze', this.analyze(tenantId, query)) : null;
+    const freqsP = cfg.keyword.enabled ? this.termStats.get(db) : null;
+    const keywordP = analysisP && freqsP
+      ? Promise.all([analysisP, freqsP]).then(([a, freqs]) => timed('keyword', keywordLeg(db, filter, a.lexemes ?? [], cfg.keyword, freqs)))
+      : null;
+    const entityP = analysisP && cfg.entity.enabled
+      ? analysisP.then(async (a) => ({ matched: a.entities ?? [], candidates: await timed('entity', entityLeg(db, filter, a.entities ?? [], cfg.entity)) }))
+      : null;
+    const [keyword, entity] = await Promise.all([keywordP, entityP]);
+    const vector = await vectorP;
+
+    const others = [...new Set([...(keyword?.candidates ?? []), ...(entity?.candidates ?? [])].map((c) => c.id))];
+    const vec = await timed('vector', vectorLeg(db, filter, vector, others, cfg.vector, cfg.vector.enabled));
+
+    const tFuse = performance.now();
+    const legs: Partial<Record<LegName, Candidate[]>> = {};
+    if (cfg.vector.enabled) legs.vector = vec.ranked;
+    if (keyword) legs.keyword = keyword.candidates;
+    if (entity) legs.entity = entity.candidates;
+    const now = this.now();
+    const top = selectTop(fuseLegs(legs, cfg.fusion, cfg.boosts, now), vec.similarity, topK, req.min_similarity);
+    timings.fuse = round(performance.now() - tFuse);
+
+    const { items, kept } = await timed('hydrate', this.hydrate(tenantId, top, vec.similarity, req.diagnostic ?? false));
+    this.recordRecall(tenantId, items, now);
+    timings.total = round(performance.now() - t0);
+
+    const diagnostic: SearchDiagnostic | undefined = req.diagnostic
+      ? {
+          timings_ms: timings,
+          candidates: {
+            vector: cfg.vector.enabled ? vec.ranked.length : null,
+            keyword: keyword ? keyword.candidates.length : null,
+            entity: entity ? entity.candidates.length : null,
+          },
+          entities: (entity?.matched ?? []).map((e) => ({ id: e.id, name: e.name, mention_count: e.mentionCount, match: e.match })),
+          keyword_terms: keyword?.terms ?? [],
+        }
+      : undefined;
+    return { query, items, scores: kept.map((f) => f.score), diagnostic };
+  }
+
+  /** The row predicate of a request: tenant and viewer from the caller's identity, then the filters. */
+  private filterFor(caller: Caller, req: SearchRequest): SearchFilter {
+    return {
+      tenantId: resolveTenant(caller, req.tenant_id, 'read'),
+      viewer: resolveAgent(caller, req.agent_id),
+      admin: isAdmin(caller),
+      fleetIds: union(req.fleet_id, req.fleet_ids),
+      authorId: req.filter_agent_id,
+      memoryTypes: union(req.memory_type, req.memory_types),
+      statuses: req.status !== undefined ? [req.status] : undefined,
+      validAt: req.valid_at,
+      includeDeleted: req.include_deleted ?? false,
+      includeOutdated: req.include_outdated ?? false,
+      includeExpired: req.include_expired ?? false,
+    };
+  }
+
+  /** Resolves once every recall_count update started so far has finished. */
+  async settled(): Promise<void> {
+    while (this.pending.size) await Promise.allSettled([...this.pending]);
+  }
+
+  private async embedQuery(query: string): Promise<Float32Array> {
+    try {
+      const [v] = await this.deps.embedder.embed([query]);
+      return v;
+    } catch (err) {
+      this.deps.log?.warn({ err }, 'query embedding failed');
+      throw new ApiError(503, 'Service Unavailable', 'The embedder is unavailable; retry later', {}, { 'retry-after': '1' });
+    }
+  }
+
+  /** The query's lexemes and the entities it names (its n-grams, plus the extractor's reading when configured). */
+  private async analyze(tenantId: string, query: string): Promise<QueryAnalysis> {
+    const cfg = this.deps.config.entity;
+    let keys: Set<string> | null = null;
+    if (cfg.enabled) {
+      keys = new Set(queryEntityKeys(query, cfg.maxNgram));
+      if (cfg.useExtractor) {
+        const extracted = await this.deps.entities.extract(query).catch((err) => {
+          this.deps.log?.warn({ err }, 'entity extraction of a query failed');
+          return { entities: [] };
+        });
+        for (const e of extracted.entities) keys.add(e.normalized);
+      }
+    }
+    return analyzeQuery(this.deps.db, tenantId, query, keys && [...keys], cfg);
+  }
+
+  /** Records of the chosen ids in fused order, each with its similarity (rows gone meanwhile drop out). */
+  private async hydrate(
+    tenantId: string, top: FusedItem[], similarity: Map<string, number>, diagnostic: boolean,
+  ): Promise<{ items: SearchItem[]; kept: FusedItem[] }> {
+    if (top.length === 0) return { items: [], kept: [] };
+    const ids = top.map((f) => f.id);
+    const { rows } = await this.deps.db.query(
+      `SELECT ${RECORD_COLUMNS}, ${linksJsonColumn('m')} AS links FROM memories m WHERE m.tenant_id = $1 AND m.id = ANY($2::uuid[])`,
+      [tenantId, ids]);
+    const byId = new Map(rows.map((r) => [r.id as string, r]));
+    const items: SearchItem[] = [];
+    const kept: FusedItem[] = [];
+    for (const f of top) {
+      const row = byId.get(f.id);
+      if (!row) continue;
+      const item: SearchItem = { ...toRecord(row, parseLinksJson(row.links)), similarity: round4(similarity.get(f.id) ?? 0) };
+      if (diagnostic) item.diagnostic = { score: f.score, rrf: f.rrf, boost: f.boost, ranks: f.ranks };
+      items.push(item);
+      kept.push(f);
+    }
+    return { items, kept };
+  }
+
+  /**
+   * Counts this recall on the returned rows. The response shows the counts after it; the
+   * UPDATE runs after the answer is computed and is not awaited (settled() awaits it).
+   */
+  private recordRecall(tenantId: string, items: SearchItem[], at: Date) {
+    if (items.length === 0) return;
+    for (const item of items) {
+      item.recall_count += 1;
+      item.last_recalled_at = at.toISOString();
+    }
+    const done: Promise<void> = this.deps.db
+      .query(
+        `UPDATE memories SET recall_count = recall_count + 1, last_recalled_at = $3::timestamptz
+         WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
+        [tenantId, items.map((i) => i.id), at.toISOString()])
+      .then(() => undefined, (err) => this.deps.log?.warn({ err }, 'recording recall counts failed'))
+      .finally(() => this.pending.delete(done));
+    this.pending.add(done);
+  }
+}
+
+const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
