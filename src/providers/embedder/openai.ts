@@ -1,5 +1,6 @@
 // Any OpenAI-compatible /v1/embeddings endpoint (OpenAI, Azure-style proxies, Ollama,
 // llama.cpp, vLLM, LM Studio, TEI). Network I/O only, so it runs on the event loop.
+import { openAiEndpoint } from '../endpoint.js';
 import type { Embedder } from './types.js';
 import { chunk, normalize } from './vector.js';
 
@@ -32,19 +33,7 @@ export class EmbeddingApiError extends Error {
 }
 
 /** Resolves the embeddings endpoint from a base URL the way users tend to write it. */
-export function embeddingsEndpoint(base: string): string {
-  let u: URL;
-  try {
-    u = new URL(base);
-  } catch {
-    throw new Error(`embeddings URL is not a valid URL: "${base}"`);
-  }
-  const path = u.pathname.replace(/\/+$/, '');
-  if (path.endsWith('/embeddings')) u.pathname = path;
-  else if (path === '') u.pathname = '/v1/embeddings';
-  else u.pathname = `${path}/embeddings`;
-  return u.toString();
-}
+export const embeddingsEndpoint = (base: string) => openAiEndpoint(base, 'embeddings', 'embeddings');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -1,6 +1,7 @@
 // Any OpenAI-compatible /v1/chat/completions endpoint (OpenAI, vLLM, llama.cpp, Ollama, LM Studio).
 // Network I/O only. One overall deadline per call; transient failures (429, 5xx, network) are
 // retried inside it, so a caller's fallback starts on time whatever the endpoint does.
+import { openAiEndpoint } from '../endpoint.js';
 import { type ChatMessage, type CompleteOptions, type LlmClient, LlmError } from './types.js';
 
 export interface OpenAIChatOptions {
@@ -13,19 +14,7 @@ export interface OpenAIChatOptions {
   retryBaseMs?: number;
 }
 
-export function chatEndpoint(base: string): string {
-  let u: URL;
-  try {
-    u = new URL(base);
-  } catch {
-    throw new Error(`LLM URL is not a valid URL: "${base}"`);
-  }
-  const path = u.pathname.replace(/\/+$/, '');
-  if (path.endsWith('/chat/completions')) u.pathname = path;
-  else if (path === '') u.pathname = '/v1/chat/completions';
-  else u.pathname = `${path}/chat/completions`;
-  return u.toString();
-}
+export const chatEndpoint = (base: string) => openAiEndpoint(base, 'chat/completions', 'LLM');
 
 const retryable = (status: number) => status === 429 || status >= 500;
 
