@@ -88,74 +88,119 @@ export async function withdrawMemory(q: Queryable, tenantId: string, memoryId: s
 
 /** Records a memory's extraction: entities, links and relations. Returns the memory's entity links. */
 export async function recordExtraction(q: Queryable, tenantId: string, memoryId: string, x: Extraction): Promise<EntityLink[]> {
-  const planned = planEntities(x);
-  if (planned.length === 0) return [];
+  return (await recordExtractions(q, tenantId, [{ memoryId, extraction: x }]))[0];
+}
+
+/**
+ * Records the extractions of many memories with three statements in all (a bulk write would
+ * otherwise cost three per memory). Counts and evidence add up as if the memories were recorded
+ * one after another. Returns the entity links of each memory, in input order.
+ */
+export async function recordExtractions(
+  q: Queryable, tenantId: string, items: { memoryId: string; extraction: Extraction }[],
+): Promise<EntityLink[][]> {
+  const plans = items.map((i) => planEntities(i.extraction));
+  const byEntity = new Map<string, { p: PlannedEntity; names: string[]; mentions: number }>();
+  for (const plan of plans) {
+    for (const p of plan) {
+      const e = byEntity.get(p.key);
+      if (!e) byEntity.set(p.key, { p, names: [p.name], mentions: 1 });
+      else {
+        e.mentions++;
+        if (!e.names.includes(p.name)) e.names.push(p.name);
+      }
+    }
+  }
+  if (byEntity.size === 0) return items.map(() => []);
+  // Ragged values (aliases, evidence) travel as one JSON or comma-joined text per row: unnest takes no ragged arrays.
+  const ents = [...byEntity.values()].sort((a, b) => (a.p.type === b.p.type ? cmp(a.p.normalized, b.p.normalized) : cmp(a.p.type, b.p.type)));
+  // New spellings join the aliases (first seen first) while fewer than ALIASES_MAX are kept.
   const { rows } = await q.query<{ id: string; name: string; normalized_name: string; entity_type: string }>(
     `INSERT INTO entities (tenant_id, name, normalized_name, entity_type, aliases, mention_count)
-     SELECT $1, x.n, x.k, x.t, ARRAY[x.n], 1 FROM unnest($2::text[], $3::text[], $4::text[]) AS x(n, k, t)
+     SELECT $1, x.n, x.k, x.t, (ARRAY(SELECT jsonb_array_elements_text(x.a)))[1:${ALIASES_MAX}], x.c
+     FROM unnest($2::text[], $3::text[], $4::text[], $5::jsonb[], $6::int[]) AS x(n, k, t, a, c)
      ON CONFLICT (tenant_id, normalized_name, entity_type) DO UPDATE SET
-       mention_count = entities.mention_count + 1,
+       mention_count = entities.mention_count + EXCLUDED.mention_count,
        last_seen_at = now(),
-       aliases = CASE WHEN EXCLUDED.name = ANY(entities.aliases) OR cardinality(entities.aliases) >= ${ALIASES_MAX}
-                      THEN entities.aliases ELSE entities.aliases || EXCLUDED.name END
+       aliases = CASE WHEN cardinality(entities.aliases) >= ${ALIASES_MAX} THEN entities.aliases
+                      ELSE (entities.aliases || ARRAY(SELECT u.a FROM unnest(EXCLUDED.aliases) WITH ORDINALITY AS u(a, o)
+                                                      WHERE u.a <> ALL(entities.aliases) ORDER BY u.o))[1:${ALIASES_MAX}] END
      RETURNING id, name, normalized_name, entity_type`,
-    [tenantId, planned.map((p) => p.name), planned.map((p) => p.normalized), planned.map((p) => p.type)]);
+    [tenantId, ents.map((e) => e.p.name), ents.map((e) => e.p.normalized), ents.map((e) => e.p.type),
+      ents.map((e) => JSON.stringify(e.names)), ents.map((e) => e.mentions)]);
   const idByKey = new Map<string, { id: string; name: string }>();
   for (const r of rows) idByKey.set(`${r.entity_type}\u0000${r.normalized_name}`, { id: r.id, name: r.name });
-  const idByName = new Map<string, string>();
-  for (const p of planned) {
-    const e = idByKey.get(p.key);
-    if (e && !idByName.has(p.normalized)) idByName.set(p.normalized, e.id);
-  }
 
-  const links: EntityLink[] = [];
-  const mentions: string[] = [];
-  for (const p of planned) {
-    const e = idByKey.get(p.key);
-    if (!e) continue;
-    links.push({ entity_id: e.id, name: e.name, entity_type: p.type, role: p.role });
-    mentions.push(p.name);
-  }
-  await q.query(
-    `INSERT INTO entity_links (memory_id, entity_id, tenant_id, role, mention)
-     SELECT $1, x.e, $2, x.r, x.m FROM unnest($3::uuid[], $4::text[], $5::text[]) AS x(e, r, m)
-     ON CONFLICT (memory_id, entity_id) DO NOTHING`,
-    [memoryId, tenantId, links.map((l) => l.entity_id), links.map((l) => l.role), mentions]);
-
-  const rels = new Map<string, { s: string; p: string; oe: string | null; ov: string | null; ok: string }>();
-  for (const r of x.relations) {
-    const s = idByName.get(cut(r.subject.trim(), NAME_MAX));
-    const predicate = cut(r.predicate.trim(), PREDICATE_MAX);
-    if (!s || !predicate) continue;
-    let oe: string | null = null;
-    let ov: string | null = null;
-    if (r.objectIsEntity) {
-      oe = idByName.get(cut(r.object.trim(), NAME_MAX)) ?? null;
-      if (!oe) continue;
-    } else {
-      ov = cut(r.object.trim(), VALUE_MAX);
-      if (!ov) continue;
+  const out: EntityLink[][] = [];
+  const link = { m: [] as string[], e: [] as string[], r: [] as string[], n: [] as string[] };
+  const rels = new Map<string, { s: string; p: string; oe: string | null; ov: string | null; ok: string; evidence: string[] }>();
+  items.forEach(({ memoryId, extraction: x }, i) => {
+    const planned = plans[i];
+    const idByName = new Map<string, string>();
+    for (const p of planned) {
+      const e = idByKey.get(p.key);
+      if (e && !idByName.has(p.normalized)) idByName.set(p.normalized, e.id);
     }
-    const ok = oe ? `e:${oe}` : `v:${ov}`;
-    rels.set(`${s}\u0000${predicate}\u0000${ok}`, { s, p: predicate, oe, ov, ok });
+    const links: EntityLink[] = [];
+    for (const p of planned) {
+      const e = idByKey.get(p.key);
+      if (!e) continue;
+      links.push({ entity_id: e.id, name: e.name, entity_type: p.type, role: p.role });
+      link.m.push(memoryId);
+      link.e.push(e.id);
+      link.r.push(p.role);
+      link.n.push(p.name);
+    }
+    out.push(sortLinks(links));
+
+    const mine = new Set<string>();
+    for (const r of x.relations) {
+      const s = idByName.get(cut(r.subject.trim(), NAME_MAX));
+      const predicate = cut(r.predicate.trim(), PREDICATE_MAX);
+      if (!s || !predicate) continue;
+      let oe: string | null = null;
+      let ov: string | null = null;
+      if (r.objectIsEntity) {
+        oe = idByName.get(cut(r.object.trim(), NAME_MAX)) ?? null;
+        if (!oe) continue;
+      } else {
+        ov = cut(r.object.trim(), VALUE_MAX);
+        if (!ov) continue;
+      }
+      const ok = oe ? `e:${oe}` : `v:${ov}`;
+      const key = `${s}\u0000${predicate}\u0000${ok}`;
+      if (mine.has(key)) continue; // a memory is evidence of a relation once
+      mine.add(key);
+      const rel = rels.get(key);
+      if (rel) rel.evidence.push(memoryId);
+      else rels.set(key, { s, p: predicate, oe, ov, ok, evidence: [memoryId] });
+    }
+  });
+  if (link.m.length) {
+    await q.query(
+      `INSERT INTO entity_links (memory_id, entity_id, tenant_id, role, mention)
+       SELECT x.m, x.e, $1, x.r, x.n FROM unnest($2::uuid[], $3::uuid[], $4::text[], $5::text[]) AS x(m, e, r, n)
+       ON CONFLICT (memory_id, entity_id) DO NOTHING`,
+      [tenantId, link.m, link.e, link.r, link.n]);
   }
   if (rels.size) {
     const sorted = [...rels.entries()].sort((a, b) => cmp(a[0], b[0])).map(([, v]) => v);
+    // Evidence keeps the EVIDENCE_MAX most recent memories; mention_count keeps the full tally.
     await q.query(
       `INSERT INTO relations (tenant_id, subject_entity_id, predicate, object_entity_id, object_value, object_key,
                               evidence_memory_ids, mention_count)
-       SELECT $1, x.s, x.p, x.oe, x.ov, x.ok, ARRAY[$2::uuid], 1
-       FROM unnest($3::uuid[], $4::text[], $5::uuid[], $6::text[], $7::text[]) AS x(s, p, oe, ov, ok)
+       SELECT $1, x.s, x.p, x.oe, x.ov, x.ok, x.ev[greatest(1, cardinality(x.ev) - ${EVIDENCE_MAX - 1}):], cardinality(x.ev)
+       FROM (SELECT y.s, y.p, y.oe, y.ov, y.ok, string_to_array(y.ev, ',')::uuid[] AS ev
+             FROM unnest($2::uuid[], $3::text[], $4::uuid[], $5::text[], $6::text[], $7::text[]) AS y(s, p, oe, ov, ok, ev)) AS x
        ON CONFLICT (tenant_id, subject_entity_id, predicate, object_key) DO UPDATE SET
-         evidence_memory_ids = (CASE WHEN cardinality(relations.evidence_memory_ids) >= ${EVIDENCE_MAX}
-                                     THEN relations.evidence_memory_ids[2:] ELSE relations.evidence_memory_ids END)
-                               || $2::uuid,
-         mention_count = relations.mention_count + 1,
+         evidence_memory_ids = (relations.evidence_memory_ids || EXCLUDED.evidence_memory_ids)[
+           greatest(1, cardinality(relations.evidence_memory_ids) + cardinality(EXCLUDED.evidence_memory_ids) - ${EVIDENCE_MAX - 1}):],
+         mention_count = relations.mention_count + EXCLUDED.mention_count,
          last_seen_at = now()`,
-      [tenantId, memoryId, sorted.map((r) => r.s), sorted.map((r) => r.p), sorted.map((r) => r.oe),
-        sorted.map((r) => r.ov), sorted.map((r) => r.ok)]);
+      [tenantId, sorted.map((r) => r.s), sorted.map((r) => r.p), sorted.map((r) => r.oe), sorted.map((r) => r.ov),
+        sorted.map((r) => r.ok), sorted.map((r) => r.evidence.join(','))]);
   }
-  return sortLinks(links);
+  return out;
 }
 
 export function sortLinks(links: EntityLink[]): EntityLink[] {
