@@ -15,6 +15,7 @@ import { MemorySchema } from './http/memory-schemas.js';
 import { documentRoutes } from './http/documents.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { registerIdempotency } from './http/idempotency.js';
+import { bulkRoutes } from './http/memories-bulk.js';
 
 export async function buildApp(services: Services): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
@@ -52,6 +53,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(systemRoutes(services));
   await app.register(keyRoutes(services));
   await app.register(memoryRoutes(services));
+  await app.register(bulkRoutes(services));
   await app.register(adminRoutes(services));
   await app.register(documentRoutes(services));
 
