@@ -129,9 +129,9 @@ export class BulkBudget {
     }
   }
 
-  /** Waits for the transaction, but answers 504 when the budget runs out before its commit began. */
-  async settle<T>(tx: Promise<T>): Promise<T> {
-    tx.catch(() => undefined); // it may settle after this request stopped waiting
+  /** Waits for the work, but answers 504 when the budget runs out before its commit began. */
+  async settle<T>(work: Promise<T>): Promise<T> {
+    work.catch(() => undefined); // it may settle after this request stopped waiting
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<'expired'>((resolve) => {
       const tick = () => {
@@ -142,7 +142,7 @@ export class BulkBudget {
       timer = setTimeout(tick, Math.max(0, this.left()));
     });
     try {
-      const first = await Promise.race([tx, expired]);
+      const first = await Promise.race([work, expired]);
       if (first === 'expired') {
         this.aborted = true;
         throw this.error();
@@ -179,9 +179,15 @@ async function waitUntil(all: Promise<unknown>, until: number): Promise<void> {
   clearTimeout(timer);
 }
 
-export async function writeBulk(deps: MemoryDeps, caller: Caller, attempt: string, req: BulkRequest, opts: BulkOptions): Promise<BulkResult> {
+export function writeBulk(deps: MemoryDeps, caller: Caller, attempt: string, req: BulkRequest, opts: BulkOptions): Promise<BulkResult> {
   const started = Date.now();
   const budget = new BulkBudget(opts.budgetMs, started + opts.budgetMs);
+  return budget.settle(runBulk(deps, caller, attempt, req, opts, budget, started));
+}
+
+async function runBulk(
+  deps: MemoryDeps, caller: Caller, attempt: string, req: BulkRequest, opts: BulkOptions, budget: BulkBudget, started: number,
+): Promise<BulkResult> {
   requireTrust(caller, TRUST.standard, 'Changing memories');
   const tenantId = resolveTenant(caller, req.tenant_id, 'write');
   resolveAgent(caller, req.agent_id);
@@ -264,7 +270,7 @@ export async function writeBulk(deps: MemoryDeps, caller: Caller, attempt: strin
       `SELECT count(*)::int AS n FROM memories WHERE tenant_id = $1 AND deleted_at IS NULL`, [tenantId]);
     stored = Number(rows[0].n);
   } else {
-    const out = await budget.settle(deps.db.tx((q) => storeBatch(q, deps, tenantId, ready, quota, budget)));
+    const out = await deps.db.tx((q) => storeBatch(q, deps, tenantId, ready, quota, budget));
     stored = out.stored;
     ready.forEach((c, i) => {
       const o = out.outcomes[i];
