@@ -233,7 +233,7 @@ describe('bulk write: concurrency and failures', () => {
       blocker ??= tx(async () => { await held; });
       return tx(fn);
     }) as typeof db.tx);
-    t.services.config.bulkBudgetMs = 8_000;
+    t.services.config.bulkBudgetMs = 4_000; // below the pg pool's 5 s connect timeout (LOCI_TEST_DB=pg)
     let r;
     try {
       r = await bulk(body, { attempt: 'blocked' });
