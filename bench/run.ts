@@ -1,6 +1,7 @@
 // `npm run bench [name…]`: runs the named benchmarks (all by default); each writes bench/results/<name>.json.
 const BENCHES: Record<string, () => Promise<unknown>> = {
   latency: async () => (await import('./latency.js')).runLatencyBench(),
+  bulk: async () => (await import('./bulk.js')).runBulkBench(),
 };
 
 const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(BENCHES);

@@ -1,0 +1,104 @@
+// Bulk write throughput over HTTP (embedded mode, default embedder): batches of 100 sent one after
+// another, then by 20 concurrent clients. Reports memories/s and batch latency percentiles, and
+// checks that every item was created exactly once (no errors, no duplicate rows).
+// Scale: BENCH_BULK_BATCHES (sequential batches, default 20), BENCH_BULK_CONCURRENT_BATCHES
+// (default 60), BENCH_BULK_CLIENTS (default 20), BENCH_BULK_SIZE (items per batch, default 100).
+import { percentiles, startBenchServer, writeResult, type BenchServer } from './lib.js';
+
+const SEQ_BATCHES = Number(process.env.BENCH_BULK_BATCHES ?? 20);
+const CONC_BATCHES = Number(process.env.BENCH_BULK_CONCURRENT_BATCHES ?? 60);
+const CLIENTS = Number(process.env.BENCH_BULK_CLIENTS ?? 20);
+const SIZE = Number(process.env.BENCH_BULK_SIZE ?? 100);
+const TARGET_PER_S = 150;
+
+const PEOPLE = ['Alice Martin', 'Bob Chen', 'Carol Diaz', 'Dan Okafor', 'Eve Larsen', 'Farid Haddad', 'Grace Kim', 'Hugo Petit'];
+const PLACES = ['Paris', 'Berlin', 'Lisbon', 'Toronto', 'Nairobi', 'Osaka', 'Denver', 'Oslo'];
+const ORGS = ['Acme Corp', 'Globex', 'Initech', 'Umbrella Labs', 'Stark Industries', 'Wayne Logistics'];
+const TOPICS = ['the Q3 roadmap', 'the database migration', 'the pricing change', 'the incident review', 'the hiring plan', 'the API deprecation'];
+
+/** A varied, unique memory text (names, places and organisations give the entity extractor work). */
+function text(batch: string, i: number): string {
+  const n = batch.length * 131 + i * 17;
+  const p = PEOPLE[n % PEOPLE.length];
+  const q = PEOPLE[(n + 3) % PEOPLE.length];
+  return `${p} met ${q} in ${PLACES[(n >> 1) % PLACES.length]} to discuss ${TOPICS[(n >> 2) % TOPICS.length]} for ` +
+    `${ORGS[(n >> 3) % ORGS.length]}; they agreed to revisit it in ${2 + (i % 9)} weeks (ref ${batch}-${i}).`;
+}
+
+interface Outcome { ms: number; status: number; created: number; errors: number; serverMs: number }
+
+async function sendBatch(srv: BenchServer, attempt: string): Promise<Outcome> {
+  const items = Array.from({ length: SIZE }, (_, i) => ({ content: text(attempt, i) }));
+  const t = performance.now();
+  const res = await fetch(`${srv.url}/api/v1/memories/bulk`, {
+    method: 'POST',
+    headers: { 'x-api-key': srv.key, 'content-type': 'application/json', 'x-bulk-attempt-id': attempt },
+    body: JSON.stringify({ tenant_id: 'default', agent_id: 'bench', items }),
+  });
+  const body = await res.json() as { created?: number; errors?: number; bulk_ms?: number };
+  return { ms: performance.now() - t, status: res.status, created: body.created ?? 0, errors: body.errors ?? SIZE, serverMs: body.bulk_ms ?? 0 };
+}
+
+function summarise(outcomes: Outcome[], wallMs: number) {
+  const created = outcomes.reduce((n, o) => n + o.created, 0);
+  return {
+    batches: outcomes.length,
+    memories: created,
+    wall_s: Math.round(wallMs) / 1000,
+    memories_per_s: Math.round((created / (wallMs / 1000)) * 10) / 10,
+    batch_latency: percentiles(outcomes.map((o) => o.ms)),
+    server_bulk_ms: percentiles(outcomes.map((o) => o.serverMs)),
+    statuses: outcomes.reduce<Record<string, number>>((m, o) => ({ ...m, [o.status]: (m[o.status] ?? 0) + 1 }), {}),
+    item_errors: outcomes.reduce((n, o) => n + o.errors, 0),
+  };
+}
+
+export async function runBulkBench() {
+  const srv = await startBenchServer();
+  try {
+    await sendBatch(srv, 'warmup'); // loads the NLP models and warms the plans
+
+    const seq: Outcome[] = [];
+    const t0 = performance.now();
+    for (let b = 0; b < SEQ_BATCHES; b++) seq.push(await sendBatch(srv, `seq-${b}`));
+    const sequential = summarise(seq, performance.now() - t0);
+
+    const conc: Outcome[] = [];
+    let next = 0;
+    const t1 = performance.now();
+    await Promise.all(Array.from({ length: CLIENTS }, async () => {
+      while (next < CONC_BATCHES) conc.push(await sendBatch(srv, `conc-${next++}`));
+    }));
+    const concurrent = summarise(conc, performance.now() - t1);
+
+    const expected = SIZE * (1 + SEQ_BATCHES + CONC_BATCHES);
+    const { rows } = await srv.services.db.query<{ n: number; contents: number; attempts: number }>(
+      `SELECT count(*)::int AS n, count(DISTINCT content_hash)::int AS contents, count(DISTINCT client_request_id)::int AS attempts
+       FROM memories WHERE tenant_id = 'default'`);
+    const store = { expected_rows: expected, rows: rows[0].n, distinct_contents: rows[0].contents, distinct_request_ids: rows[0].attempts };
+    const clean = [sequential, concurrent].every((s) => s.item_errors === 0 && Object.keys(s.statuses).every((k) => k === '200'));
+    const noDuplicates = store.rows === expected && store.distinct_contents === expected && store.distinct_request_ids === expected;
+
+    const result = {
+      config: { batch_size: SIZE, sequential_batches: SEQ_BATCHES, concurrent_batches: CONC_BATCHES, clients: CLIENTS, embed_workers: srv.services.config.embedWorkers },
+      sequential,
+      concurrent,
+      store,
+      targets: { memories_per_s: TARGET_PER_S },
+      pass: {
+        no_errors: clean,
+        no_duplicates: noDuplicates,
+        sequential_throughput: sequential.memories_per_s >= TARGET_PER_S,
+        concurrent_throughput: concurrent.memories_per_s >= TARGET_PER_S,
+      },
+    };
+    const file = writeResult('bulk', result);
+    console.log(JSON.stringify(result, null, 2));
+    console.log(`written ${file}`);
+    return result;
+  } finally {
+    await srv.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await runBulkBench();
