@@ -49,7 +49,10 @@ describe('bulk write: statuses and results', () => {
     const [a, b, c] = await Promise.all(r.body.results.map((x: any) => t.api('GET', `/api/v1/memories/${x.id}?tenant_id=b1&agent_id=a2`)));
     expect(a.body).toMatchObject({ tenant_id: 'b1', agent_id: 'a1', fleet_id: 'f1', memory_type: 'decision', metadata: { k: 1 }, visibility: 'scope_team' });
     expect(a.body.entity_links.map((l: any) => l.name)).toContain('Ada Lovelace');
+    // The vector went over in binary and reads back as the embedder made it.
+    const [expected] = await t.services.embedder.embed(['Ada Lovelace wrote the first program in London.']);
     expect(a.body.embedding).toHaveLength(512);
+    a.body.embedding.forEach((x: number, i: number) => expect(x).toBeCloseTo(expected[i], 5));
     expect(b.body).toMatchObject({ agent_id: 'a2', fleet_id: 'f2', visibility: 'scope_agent', title: 'Window' });
     expect(c.body).toMatchObject({ content: 'Trimmed content.', weight: 0.9 });
     const { rows } = await t.services.db.query(`SELECT client_request_id FROM memories WHERE tenant_id = 'b1' ORDER BY client_request_id`);

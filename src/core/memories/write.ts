@@ -2,7 +2,7 @@
 // the INSERT column list and values, the quota refusal and the post-commit event.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { pgCode, UNIQUE_VIOLATION, vectorLiteral } from '../../store/db.js';
+import { pgCode, UNIQUE_VIOLATION, vectorParam } from '../../store/db.js';
 import type { EventBus } from '../../infra/bus/types.js';
 import { ApiError, invalid } from '../../http/errors.js';
 import { contentHash, normaliseContent } from './content.js';
@@ -73,7 +73,7 @@ export function memoryValues(
     p.add(input.subject_entity_id ?? null, 'uuid'), p.add(input.predicate ?? null), p.add(input.object_value ?? null),
     p.add(input.ts_valid_start ?? null, 'timestamptz'), p.add(input.ts_valid_end ?? null, 'timestamptz'),
     p.add(input.status ?? 'active'), p.add(input.visibility ?? DEFAULT_VISIBILITY),
-    p.add(vectorLiteral(row.vector), 'vector'), p.add(row.model), p.add(row.clientRequestId),
+    p.add(vectorParam(row.vector), 'vector'), p.add(row.model), p.add(row.clientRequestId),
   ];
   return `(${values.join(', ')})`;
 }
