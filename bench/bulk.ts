@@ -27,6 +27,12 @@ function text(batch: string, i: number): string {
 
 interface Outcome { ms: number; status: number; created: number; errors: number; serverMs: number }
 
+/** CPU time of this process, all threads (the server, its model and database workers run in it). */
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
 async function sendBatch(srv: BenchServer, attempt: string): Promise<Outcome> {
   const items = Array.from({ length: SIZE }, (_, i) => ({ content: text(attempt, i) }));
   const t = performance.now();
@@ -39,13 +45,18 @@ async function sendBatch(srv: BenchServer, attempt: string): Promise<Outcome> {
   return { ms: performance.now() - t, status: res.status, created: body.created ?? 0, errors: body.errors ?? SIZE, serverMs: body.bulk_ms ?? 0 };
 }
 
-function summarise(outcomes: Outcome[], wallMs: number) {
+function summarise(outcomes: Outcome[], wallMs: number, cpu: number) {
   const created = outcomes.reduce((n, o) => n + o.created, 0);
+  const cpuPerMemory = created ? cpu / created : 0;
   return {
     batches: outcomes.length,
     memories: created,
     wall_s: Math.round(wallMs) / 1000,
     memories_per_s: Math.round((created / (wallMs / 1000)) * 10) / 10,
+    // Less sensitive to other load on the machine than wall time: what the work costs, and the rate
+    // two otherwise idle cores would reach if they were kept fully busy.
+    cpu_ms_per_memory: Math.round(cpuPerMemory * 100) / 100,
+    cpu_bound_memories_per_s_2_cores: cpuPerMemory ? Math.round(2000 / cpuPerMemory) : 0,
     batch_latency: percentiles(outcomes.map((o) => o.ms)),
     server_bulk_ms: percentiles(outcomes.map((o) => o.serverMs)),
     statuses: outcomes.reduce<Record<string, number>>((m, o) => ({ ...m, [o.status]: (m[o.status] ?? 0) + 1 }), {}),
@@ -60,16 +71,18 @@ export async function runBulkBench() {
 
     const seq: Outcome[] = [];
     const t0 = performance.now();
+    const c0 = cpuMs();
     for (let b = 0; b < SEQ_BATCHES; b++) seq.push(await sendBatch(srv, `seq-${b}`));
-    const sequential = summarise(seq, performance.now() - t0);
+    const sequential = summarise(seq, performance.now() - t0, cpuMs() - c0);
 
     const conc: Outcome[] = [];
     let next = 0;
     const t1 = performance.now();
+    const c1 = cpuMs();
     await Promise.all(Array.from({ length: CLIENTS }, async () => {
       while (next < CONC_BATCHES) conc.push(await sendBatch(srv, `conc-${next++}`));
     }));
-    const concurrent = summarise(conc, performance.now() - t1);
+    const concurrent = summarise(conc, performance.now() - t1, cpuMs() - c1);
 
     const expected = SIZE * (1 + SEQ_BATCHES + CONC_BATCHES);
     const { rows } = await srv.services.db.query<{ n: number; contents: number; attempts: number }>(

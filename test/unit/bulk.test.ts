@@ -1,6 +1,6 @@
 // Pure pieces of bulk write, idempotency and rate limiting.
 import { describe, expect, it } from 'vitest';
-import { BulkBudget, bulkHttpStatus, classifyRows, clientRequestId } from '../../src/core/memories/bulk.js';
+import { BulkBudget, bulkHttpStatus, classifyRows, clientRequestId, Gate } from '../../src/core/memories/bulk.js';
 import { fingerprint, Idempotency, isFinal } from '../../src/core/idempotency.js';
 import { takeToken } from '../../src/infra/rate-limit.js';
 import { MemoryCache } from '../../src/infra/cache/memory.js';
@@ -87,6 +87,38 @@ describe('BulkBudget', () => {
     const b = new BulkBudget(10_000, Date.now() + 10_000);
     await expect(b.settle(Promise.resolve(7))).resolves.toBe(7);
     await expect(b.settle(Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+  });
+});
+
+describe('Gate', () => {
+  it('admits `size` holders at once and the waiting ones in arrival order; leaving twice counts once', async () => {
+    const gate = new Gate(2);
+    const order: string[] = [];
+    const a = await gate.enter();
+    const b = await gate.enter();
+    const c = gate.enter().then((leave) => { order.push('c'); return leave; });
+    const d = gate.enter().then((leave) => { order.push('d'); return leave; });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(order).toEqual([]);
+    a();
+    a();
+    const leaveC = await c;
+    await new Promise((r) => setTimeout(r, 10));
+    expect(order).toEqual(['c']);
+    b();
+    const leaveD = await d;
+    expect(order).toEqual(['c', 'd']);
+    leaveC();
+    leaveD();
+    // Both places are free again.
+    const e = await gate.enter();
+    const f = await gate.enter();
+    let third = false;
+    void gate.enter().then(() => { third = true; });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(third).toBe(false);
+    e();
+    f();
   });
 });
 

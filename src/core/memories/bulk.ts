@@ -60,7 +60,7 @@ export interface BulkRequest {
 export interface BulkOptions {
   /** Time from the start until the transaction must have committed; then 504 and nothing is stored. */
   budgetMs: number;
-  /** Items whose embedding or entities are not ready this long after the start fail with enrichment_timeout. */
+  /** Items whose embedding or entities are not ready this long after their enrichment began fail with enrichment_timeout. */
   enrichTimeoutMs: number;
 }
 
@@ -179,14 +179,49 @@ async function waitUntil(all: Promise<unknown>, until: number): Promise<void> {
   clearTimeout(timer);
 }
 
-export function writeBulk(deps: MemoryDeps, caller: Caller, attempt: string, req: BulkRequest, opts: BulkOptions): Promise<BulkResult> {
-  const started = Date.now();
-  const budget = new BulkBudget(opts.budgetMs, started + opts.budgetMs);
-  return budget.settle(runBulk(deps, caller, attempt, req, opts, budget, started));
+/**
+ * Batches enriched at once. Enrichment is CPU-bound: two keep the models busy while another batch
+ * commits; more would only interleave their work so that all finish late, and under overload
+ * spend CPU on batches whose budget has already run out. Waiting batches queue in order.
+ */
+export const BULK_ENRICH_CONCURRENCY = 2;
+
+/** A FIFO semaphore. */
+export class Gate {
+  private active = 0;
+  private waiting: (() => void)[] = [];
+
+  constructor(readonly size: number) {}
+
+  /** Resolves with the function that leaves the gate (call it exactly once). */
+  async enter(): Promise<() => void> {
+    if (this.active < this.size) this.active++;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve)); // the leaver hands its place over
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
+    };
+  }
+}
+
+export class BulkWriter {
+  private gate = new Gate(BULK_ENRICH_CONCURRENCY);
+
+  constructor(private deps: MemoryDeps) {}
+
+  write(caller: Caller, attempt: string, req: BulkRequest, opts: BulkOptions): Promise<BulkResult> {
+    const started = Date.now();
+    const budget = new BulkBudget(opts.budgetMs, started + opts.budgetMs);
+    return budget.settle(runBulk(this.deps, this.gate, caller, attempt, req, opts, budget, started));
+  }
 }
 
 async function runBulk(
-  deps: MemoryDeps, caller: Caller, attempt: string, req: BulkRequest, opts: BulkOptions, budget: BulkBudget, started: number,
+  deps: MemoryDeps, gate: Gate, caller: Caller, attempt: string, req: BulkRequest, opts: BulkOptions, budget: BulkBudget, started: number,
 ): Promise<BulkResult> {
   requireTrust(caller, TRUST.standard, 'Changing memories');
   const tenantId = resolveTenant(caller, req.tenant_id, 'write');
@@ -238,26 +273,32 @@ async function runBulk(
   // 3. Enrichment: one embedder call for the whole batch (the pool spreads it over its workers),
   // entity extraction alongside. Items not enriched in time fail; the rest go on.
   if (fresh.length) {
-    const embedded = track(deps.embedder.embed(fresh.map((c) => c.text)));
-    const extracted = fresh.map((c) => track(deps.entities.extract(c.text).catch((err) => {
-      deps.log?.warn({ err }, 'entity extraction failed');
-      return EMPTY_EXTRACTION;
-    })));
-    const enrichBy = Math.min(started + opts.enrichTimeoutMs, budget.deadline);
-    await waitUntil(Promise.all([embedded.settled, ...extracted.map((e) => e.settled)]), enrichBy);
-    budget.check();
-    if (embedded.state.error !== undefined) {
-      deps.log?.warn({ err: embedded.state.error }, 'embedding failed');
-      throw new ApiError(503, 'Service Unavailable', 'The embedder is unavailable; retry later', {}, { 'retry-after': '1' });
-    }
-    fresh.forEach((c, i) => {
-      if (embedded.state.done && extracted[i].state.done) {
-        c.vector = embedded.state.value![i];
-        c.extraction = extracted[i].state.value!;
-      } else {
-        fail(c.index, 'enrichment_timeout', `Embedding or entity extraction did not finish within ${opts.enrichTimeoutMs} ms; retry with the same X-Bulk-Attempt-Id`);
+    const leave = await gate.enter();
+    try {
+      budget.check(); // the budget may have run out while this batch waited its turn
+      const enrichStart = Date.now();
+      const embedded = track(deps.embedder.embed(fresh.map((c) => c.text)));
+      const extracted = fresh.map((c) => track(deps.entities.extract(c.text).catch((err) => {
+        deps.log?.warn({ err }, 'entity extraction failed');
+        return EMPTY_EXTRACTION;
+      })));
+      await waitUntil(Promise.all([embedded.settled, ...extracted.map((e) => e.settled)]), Math.min(enrichStart + opts.enrichTimeoutMs, budget.deadline));
+      budget.check();
+      if (embedded.state.error !== undefined) {
+        deps.log?.warn({ err: embedded.state.error }, 'embedding failed');
+        throw new ApiError(503, 'Service Unavailable', 'The embedder is unavailable; retry later', {}, { 'retry-after': '1' });
       }
-    });
+      fresh.forEach((c, i) => {
+        if (embedded.state.done && extracted[i].state.done) {
+          c.vector = embedded.state.value![i];
+          c.extraction = extracted[i].state.value!;
+        } else {
+          fail(c.index, 'enrichment_timeout', `Embedding or entity extraction did not finish within ${opts.enrichTimeoutMs} ms; retry with the same X-Bulk-Attempt-Id`);
+        }
+      });
+    } finally {
+      leave();
+    }
   }
   const timedOut = new Set(fresh.filter((c) => !c.vector).map((c) => c.index));
   const ready = candidates.filter((c) => !timedOut.has(c.index));

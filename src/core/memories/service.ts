@@ -17,7 +17,7 @@ import { Params } from './params.js';
 import { buildListQuery, cursorCapable, listConditions, type ListFilter } from './query.js';
 import { DETAIL_COLUMNS, RECORD_COLUMNS, toDetail, toRecord } from './record.js';
 import { visibilityPredicate } from './visibility.js';
-import { writeBulk, type BulkOptions, type BulkRequest, type BulkResult } from './bulk.js';
+import { BulkWriter, type BulkOptions, type BulkRequest, type BulkResult } from './bulk.js';
 import { redistribute, type RedistributeRequest, type RedistributeResult } from './redistribute.js';
 import {
   checkMetadata, checkType, checkValidity, INSERT_COLUMNS, isContentDuplicate, memoryValues, prepareMemory, publishWritten, quotaExceeded,
@@ -523,8 +523,11 @@ export class MemoryService {
 
   // ---- bulk write and redistribute (own modules) ----------------------------------------
 
+  private bulkWriter?: BulkWriter;
+
   bulkCreate(caller: Caller, attempt: string, req: BulkRequest, opts: BulkOptions): Promise<BulkResult> {
-    return writeBulk(this.deps, caller, attempt, req, opts);
+    this.bulkWriter ??= new BulkWriter(this.deps);
+    return this.bulkWriter.write(caller, attempt, req, opts);
   }
 
   redistribute(caller: Caller, q: { tenant_id: string; agent_id: string }, body: RedistributeRequest): Promise<RedistributeResult> {
