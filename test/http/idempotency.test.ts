@@ -1,7 +1,7 @@
 // Idempotency-Key on POST /api/v1/memories and POST /api/v1/memories/bulk: replay of the final
 // response (status, body, headers), 422 for the same key with another request, 409 while in flight.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startTestApp, withConfig, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -146,13 +146,7 @@ describe('Idempotency-Key on POST /api/v1/memories/bulk', () => {
 
   it('a 504 is not replayed: the same key retried later stores the batch', async () => {
     const k = key();
-    const budget = t.services.config.bulkBudgetMs;
-    t.services.config.bulkBudgetMs = 1;
-    try {
-      expect((await bulk(body('j3'), k, 'att-j3')).status).toBe(504);
-    } finally {
-      t.services.config.bulkBudgetMs = budget;
-    }
+    expect((await withConfig(t, { bulkBudgetMs: 1 }, () => bulk(body('j3'), k, 'att-j3'))).status).toBe(504);
     const retry = await bulk(body('j3'), k, 'att-j3');
     expect(retry.status).toBe(207);
     expect(retry.headers.get('idempotent-replayed')).toBeNull();

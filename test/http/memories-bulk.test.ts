@@ -1,7 +1,7 @@
 // POST /api/v1/memories/bulk over HTTP: statuses (200 / 207 / 504 / 400 / 422), per-row attempt
 // determinism, duplicates, per-item errors, concurrency of retries, tenant isolation.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startTestApp, withConfig, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -203,14 +203,7 @@ describe('bulk write: concurrency and failures', () => {
 
   it('504 with no per-item state when the budget runs out, and the retry stores every item exactly once', async () => {
     const body = { tenant_id: 'c2', agent_id: 'a1', items: items(5) };
-    const budget = t.services.config.bulkBudgetMs;
-    t.services.config.bulkBudgetMs = 1;
-    let r;
-    try {
-      r = await bulk(body, { attempt: 'late' });
-    } finally {
-      t.services.config.bulkBudgetMs = budget;
-    }
+    const r = await withConfig(t, { bulkBudgetMs: 1 }, () => bulk(body, { attempt: 'late' }));
     expect(r.status).toBe(504);
     expect(r.headers.get('content-type')).toMatch(/problem\+json/);
     expect(r.body).toMatchObject({ status: 504 });
@@ -225,7 +218,6 @@ describe('bulk write: concurrency and failures', () => {
   it('504 while storage is busy: the queued transaction never commits, and the retry stores every item once', async () => {
     await bulk({ tenant_id: 'warm', agent_id: 'a1', items: items(2) }); // models loaded: enrichment is quick
     const body = { tenant_id: 'c3', agent_id: 'a1', items: items(4) };
-    const budget = t.services.config.bulkBudgetMs;
     // When the batch asks for its transaction, another one takes storage first and holds it past the budget.
     let release!: () => void;
     const held = new Promise<void>((r) => { release = r; });
@@ -236,12 +228,11 @@ describe('bulk write: concurrency and failures', () => {
       blocker ??= tx(async () => { await held; });
       return tx(fn);
     }) as typeof db.tx);
-    t.services.config.bulkBudgetMs = 4_000; // below the pg pool's 5 s connect timeout (LOCI_TEST_DB=pg)
     let r;
     try {
-      r = await bulk(body, { attempt: 'blocked' });
+      // A budget below the pg pool's 5 s connect timeout (LOCI_TEST_DB=pg).
+      r = await withConfig(t, { bulkBudgetMs: 4_000 }, () => bulk(body, { attempt: 'blocked' }));
     } finally {
-      t.services.config.bulkBudgetMs = budget;
       spy.mockRestore();
       release();
       await blocker;
@@ -265,13 +256,10 @@ describe('bulk write: concurrency and failures', () => {
       if (text.includes('SLOW')) await sleep(6_000);
       return extract(text);
     });
-    const limit = t.services.config.bulkEnrichTimeoutMs;
-    t.services.config.bulkEnrichTimeoutMs = 3_000;
     let r;
     try {
-      r = await bulk(body, { attempt: 'slow' });
+      r = await withConfig(t, { bulkEnrichTimeoutMs: 3_000 }, () => bulk(body, { attempt: 'slow' }));
     } finally {
-      t.services.config.bulkEnrichTimeoutMs = limit;
       spy.mockRestore();
     }
     expect(r.status).toBe(207);
@@ -285,15 +273,12 @@ describe('bulk write: concurrency and failures', () => {
 
   it('an embedder that does not answer in time fails every item (200, all errors); a failing embedder is a 503', async () => {
     const body = { tenant_id: 'c5', agent_id: 'a1', items: items(2) };
-    const limit = t.services.config.bulkEnrichTimeoutMs;
     const hang = vi.spyOn(t.services.embedder, 'embed').mockImplementation(() => new Promise(() => undefined));
-    t.services.config.bulkEnrichTimeoutMs = 300;
     try {
-      const r = await bulk(body);
+      const r = await withConfig(t, { bulkEnrichTimeoutMs: 300 }, () => bulk(body));
       expect(r.status).toBe(200);
       expect(r.body.results.map((x: any) => x.error?.code)).toEqual(['enrichment_timeout', 'enrichment_timeout']);
     } finally {
-      t.services.config.bulkEnrichTimeoutMs = limit;
       hang.mockRestore();
     }
     const crash = vi.spyOn(t.services.embedder, 'embed').mockRejectedValueOnce(new Error('model crashed'));

@@ -6,6 +6,7 @@ import { MemoryCache } from '../../src/infra/cache/memory.js';
 import { RedisCache } from '../../src/infra/cache/redis.js';
 import { createCache } from '../../src/infra/cache/index.js';
 import { startTcpProxy } from './tcp-proxy.js';
+import { deleteKeys } from '../helpers/redis.js';
 
 const REDIS_URL = process.env.LOCI_TEST_REDIS_URL;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -115,12 +116,7 @@ describe.skipIf(!REDIS_URL)('redis cache', () => {
 
   afterAll(async () => {
     // Remove every key this run created.
-    let cursor = '0';
-    do {
-      const [next, keys] = await admin.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-      cursor = next;
-      if (keys.length) await admin.del(...keys);
-    } while (cursor !== '0');
+    await deleteKeys(admin, prefix);
     await admin.quit();
   });
 

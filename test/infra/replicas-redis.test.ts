@@ -8,6 +8,7 @@ import { Idempotency } from '../../src/core/idempotency.js';
 import { takeToken } from '../../src/infra/rate-limit.js';
 import { hashKey } from '../../src/core/keys.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { deleteKeys } from '../helpers/redis.js';
 
 const REDIS_URL = process.env.LOCI_TEST_REDIS_URL;
 
@@ -39,12 +40,7 @@ describe.skipIf(!REDIS_URL)('replicas sharing Redis', () => {
     await a?.close();
     await b?.close();
     if (admin) {
-      let cursor = '0';
-      do {
-        const [next, keys] = await admin.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-        cursor = next;
-        if (keys.length) await admin.del(...keys);
-      } while (cursor !== '0');
+      await deleteKeys(admin, prefix);
       await admin.quit();
     }
   });

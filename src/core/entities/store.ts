@@ -112,9 +112,10 @@ export async function recordExtractions(
     }
   }
   if (byEntity.size === 0) return items.map(() => []);
-  // Ragged values (aliases, evidence) travel as one JSON or comma-joined text per row: unnest takes no ragged arrays.
   const ents = [...byEntity.values()].sort((a, b) => (a.p.type === b.p.type ? cmp(a.p.normalized, b.p.normalized) : cmp(a.p.type, b.p.type)));
   // New spellings join the aliases (first seen first) while fewer than ALIASES_MAX are kept.
+  // Ragged values (aliases here, evidence below) travel as one JSON or comma-joined text per row:
+  // unnest takes no ragged arrays.
   const { rows } = await q.query<{ id: string; name: string; normalized_name: string; entity_type: string }>(
     `INSERT INTO entities (tenant_id, name, normalized_name, entity_type, aliases, mention_count)
      SELECT $1, x.n, x.k, x.t, (ARRAY(SELECT jsonb_array_elements_text(x.a)))[1:${ALIASES_MAX}], x.c

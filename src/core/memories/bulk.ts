@@ -166,13 +166,14 @@ interface Candidate {
 
 const EMPTY_EXTRACTION: Extraction = { entities: [], relations: [] };
 
-/** Settles when p does or at `until` (epoch ms), whichever is first; reports which. */
+/** Records how p settles, so that what is ready can be read at a deadline. */
 function track<T>(p: Promise<T>) {
   const state: { done: boolean; value?: T; error?: unknown } = { done: false };
   const settled = p.then((value) => { state.done = true; state.value = value; }, (error) => { state.done = true; state.error = error; });
   return { state, settled };
 }
 
+/** Waits for `all` or until `until` (epoch ms), whichever comes first. */
 async function waitUntil(all: Promise<unknown>, until: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([all, new Promise<void>((resolve) => { timer = setTimeout(resolve, Math.max(0, until - Date.now())); })]);
@@ -225,7 +226,7 @@ async function runBulk(
 ): Promise<BulkResult> {
   requireTrust(caller, TRUST.standard, 'Changing memories');
   const tenantId = resolveTenant(caller, req.tenant_id, 'write');
-  resolveAgent(caller, req.agent_id);
+  resolveAgent(caller, req.agent_id); // an agent-scoped key naming another agent in the envelope: 403 for the batch
 
   const results: BulkItemResult[] = req.items.map((_, index) => ({
     index, client_request_id: clientRequestId(attempt, index), status: 'error', id: null, duplicate_of: null, error: null,
