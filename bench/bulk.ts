@@ -60,7 +60,8 @@ async function sendBatch(srv: BenchServer, attempt: string): Promise<Outcome> {
     out.serverMs += body.bulk_ms ?? 0;
     const transient = (body.results ?? []).some((r) => r.error && r.error.code !== 'validation' && r.error.code !== 'forbidden');
     if (![429, 503, 504].includes(res.status) && !transient) break;
-    await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 0) * 1000));
+    // Retry-After when given, otherwise back off 1, 2, 4… seconds.
+    await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 2 ** (out.tries - 1)) * 1000));
   }
   out.ms = performance.now() - t;
   return out;

@@ -176,7 +176,7 @@ function track<T>(p: Promise<T>) {
 /** Waits for `all` or until `until` (epoch ms), whichever comes first. */
 async function waitUntil(all: Promise<unknown>, until: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([all, new Promise<void>((resolve) => { timer = setTimeout(resolve, Math.max(0, until - Date.now())); })]);
+  await Promise.race([all, new Promise<void>((resolve) => { timer = setTimeout(resolve, Math.max(0, until - Date.now())).unref(); })]);
   clearTimeout(timer);
 }
 
@@ -275,6 +275,8 @@ async function runBulk(
   // entity extraction alongside. Items not enriched in time fail; the rest go on.
   if (fresh.length) {
     const leave = await gate.enter();
+    let working: Promise<unknown> = Promise.resolve();
+    const holdAtMost = Date.now() + opts.enrichTimeoutMs + opts.budgetMs;
     try {
       budget.check(); // the budget may have run out while this batch waited its turn
       const enrichStart = Date.now();
@@ -283,7 +285,8 @@ async function runBulk(
         deps.log?.warn({ err }, 'entity extraction failed');
         return EMPTY_EXTRACTION;
       })));
-      await waitUntil(Promise.all([embedded.settled, ...extracted.map((e) => e.settled)]), Math.min(enrichStart + opts.enrichTimeoutMs, budget.deadline));
+      working = Promise.all([embedded.settled, ...extracted.map((e) => e.settled)]);
+      await waitUntil(working, Math.min(enrichStart + opts.enrichTimeoutMs, budget.deadline));
       budget.check();
       if (embedded.state.error !== undefined) {
         deps.log?.warn({ err: embedded.state.error }, 'embedding failed');
@@ -298,7 +301,10 @@ async function runBulk(
         }
       });
     } finally {
-      leave();
+      // The place is handed on only when the models are done with this batch, also when the batch
+      // stopped waiting for them: work nobody waits for must not pile up in the worker pools.
+      // (A model that never answers frees it after a while.)
+      void waitUntil(working, holdAtMost).then(leave);
     }
   }
   const timedOut = new Set(fresh.filter((c) => !c.vector).map((c) => c.index));
