@@ -10,7 +10,6 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 let seq = 0;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function bulk(body: Record<string, unknown>, opts: { attempt?: string | null; key?: string; headers?: Record<string, string> } = {}) {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
@@ -252,8 +251,10 @@ describe('bulk write: concurrency and failures', () => {
     await bulk({ tenant_id: 'warm', agent_id: 'a1', items: items(2) }); // models loaded
     const body = { tenant_id: 'c4', agent_id: 'a1', items: [{ content: 'Fast one about Paris.' }, { content: 'SLOW: Bob met Alice in Rome.' }, { content: 'Fast two about Berlin.' }] };
     const extract = t.services.entities.extract.bind(t.services.entities);
+    let finish!: () => void;
+    const slow = new Promise<void>((r) => { finish = r; });
     const spy = vi.spyOn(t.services.entities, 'extract').mockImplementation(async (text: string) => {
-      if (text.includes('SLOW')) await sleep(6_000);
+      if (text.includes('SLOW')) await slow;
       return extract(text);
     });
     let r;
@@ -261,6 +262,7 @@ describe('bulk write: concurrency and failures', () => {
       r = await withConfig(t, { bulkEnrichTimeoutMs: 3_000 }, () => bulk(body, { attempt: 'slow' }));
     } finally {
       spy.mockRestore();
+      finish();
     }
     expect(r.status).toBe(207);
     expect(r.body.results.map((x: any) => x.status)).toEqual(['created', 'error', 'created']);
@@ -273,13 +275,15 @@ describe('bulk write: concurrency and failures', () => {
 
   it('an embedder that does not answer in time fails every item (200, all errors); a failing embedder is a 503', async () => {
     const body = { tenant_id: 'c5', agent_id: 'a1', items: items(2) };
-    const hang = vi.spyOn(t.services.embedder, 'embed').mockImplementation(() => new Promise(() => undefined));
+    let giveUp!: (err: Error) => void;
+    const hang = vi.spyOn(t.services.embedder, 'embed').mockImplementation(() => new Promise((_, reject) => { giveUp = reject; }));
     try {
       const r = await withConfig(t, { bulkEnrichTimeoutMs: 300 }, () => bulk(body));
       expect(r.status).toBe(200);
       expect(r.body.results.map((x: any) => x.error?.code)).toEqual(['enrichment_timeout', 'enrichment_timeout']);
     } finally {
       hang.mockRestore();
+      giveUp(new Error('the model answers at last')); // frees the batch's enrichment place
     }
     const crash = vi.spyOn(t.services.embedder, 'embed').mockRejectedValueOnce(new Error('model crashed'));
     try {

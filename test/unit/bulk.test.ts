@@ -1,6 +1,6 @@
 // Pure pieces of bulk write, idempotency and rate limiting.
 import { describe, expect, it } from 'vitest';
-import { BulkBudget, bulkHttpStatus, classifyRows, clientRequestId, Gate } from '../../src/core/memories/bulk.js';
+import { BulkBudget, bulkHttpStatus, classifyRows, clientRequestId, Gate, Pace } from '../../src/core/memories/bulk.js';
 import { fingerprint, Idempotency, isFinal } from '../../src/core/idempotency.js';
 import { takeToken } from '../../src/infra/rate-limit.js';
 import { MemoryCache } from '../../src/infra/cache/memory.js';
@@ -119,6 +119,19 @@ describe('Gate', () => {
     expect(third).toBe(false);
     e();
     f();
+  });
+});
+
+describe('Pace', () => {
+  it('expects nothing before the first batch, then a moving average of the cost per item', () => {
+    const pace = new Pace();
+    expect(pace.expect(100)).toBe(0);
+    pace.observe(1000, 100); // 10 ms per item
+    expect(pace.expect(50)).toBeCloseTo(500);
+    pace.observe(2000, 100); // 20 ms per item moves the average by 30 %
+    expect(pace.expect(100)).toBeCloseTo(1300);
+    pace.observe(500, 0); // nothing enriched: no information
+    expect(pace.expect(100)).toBeCloseTo(1300);
   });
 });
 

@@ -123,10 +123,13 @@ export class BulkBudget {
   }
 
   check(): void {
-    if (this.aborted || this.left() <= 0) {
-      this.aborted = true;
-      throw this.error();
-    }
+    if (this.aborted || this.left() <= 0) this.abort();
+  }
+
+  /** Gives up on the request: 504, and the transaction can no longer commit. */
+  abort(): never {
+    this.aborted = true;
+    throw this.error();
   }
 
   /** Waits for the work, but answers 504 when the budget runs out before its commit began. */
@@ -209,20 +212,41 @@ export class Gate {
   }
 }
 
+/**
+ * Recent cost of a batch, from the start of its enrichment to its commit, per enriched item
+ * (a moving average). A batch whose remaining budget is shorter than its expected cost is
+ * answered 504 before it spends CPU on work that would be thrown away.
+ */
+export class Pace {
+  private msPerItem: number | null = null;
+
+  observe(ms: number, items: number): void {
+    if (items <= 0) return;
+    const x = ms / items;
+    this.msPerItem = this.msPerItem === null ? x : 0.7 * this.msPerItem + 0.3 * x;
+  }
+
+  /** Expected ms for a batch of `items`; 0 until something was observed. */
+  expect(items: number): number {
+    return (this.msPerItem ?? 0) * items;
+  }
+}
+
 export class BulkWriter {
-  private gate = new Gate(BULK_ENRICH_CONCURRENCY);
+  private admission = { gate: new Gate(BULK_ENRICH_CONCURRENCY), pace: new Pace() };
 
   constructor(private deps: MemoryDeps) {}
 
   write(caller: Caller, attempt: string, req: BulkRequest, opts: BulkOptions): Promise<BulkResult> {
     const started = Date.now();
     const budget = new BulkBudget(opts.budgetMs, started + opts.budgetMs);
-    return budget.settle(runBulk(this.deps, this.gate, caller, attempt, req, opts, budget, started));
+    return budget.settle(runBulk(this.deps, this.admission, caller, attempt, req, opts, budget, started));
   }
 }
 
 async function runBulk(
-  deps: MemoryDeps, gate: Gate, caller: Caller, attempt: string, req: BulkRequest, opts: BulkOptions, budget: BulkBudget, started: number,
+  deps: MemoryDeps, { gate, pace }: { gate: Gate; pace: Pace }, caller: Caller, attempt: string, req: BulkRequest,
+  opts: BulkOptions, budget: BulkBudget, started: number,
 ): Promise<BulkResult> {
   requireTrust(caller, TRUST.standard, 'Changing memories');
   const tenantId = resolveTenant(caller, req.tenant_id, 'write');
@@ -273,13 +297,15 @@ async function runBulk(
 
   // 3. Enrichment: one embedder call for the whole batch (the pool spreads it over its workers),
   // entity extraction alongside. Items not enriched in time fail; the rest go on.
+  let enrichStart: number | null = null;
   if (fresh.length) {
     const leave = await gate.enter();
     let working: Promise<unknown> = Promise.resolve();
     const holdAtMost = Date.now() + opts.enrichTimeoutMs + opts.budgetMs;
     try {
       budget.check(); // the budget may have run out while this batch waited its turn
-      const enrichStart = Date.now();
+      if (budget.left() < pace.expect(fresh.length)) budget.abort(); // it would run out before the commit
+      enrichStart = Date.now();
       const embedded = track(deps.embedder.embed(fresh.map((c) => c.text)));
       const extracted = fresh.map((c) => track(deps.entities.extract(c.text).catch((err) => {
         deps.log?.warn({ err }, 'entity extraction failed');
@@ -319,6 +345,7 @@ async function runBulk(
     stored = Number(rows[0].n);
   } else {
     const out = await deps.db.tx((q) => storeBatch(q, deps, tenantId, ready, quota, budget));
+    if (enrichStart !== null) pace.observe(Date.now() - enrichStart, fresh.length);
     stored = out.stored;
     ready.forEach((c, i) => {
       const o = out.outcomes[i];
