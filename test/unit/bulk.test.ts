@@ -123,15 +123,18 @@ describe('Gate', () => {
 });
 
 describe('Pace', () => {
-  it('expects nothing before the first batch, then a moving average of the cost per item', () => {
+  it('expects the median recent cost per item of batches of some size; nothing before', () => {
     const pace = new Pace();
     expect(pace.expect(100)).toBe(0);
-    pace.observe(1000, 100); // 10 ms per item
-    expect(pace.expect(50)).toBeCloseTo(500);
-    pace.observe(2000, 100); // 20 ms per item moves the average by 30 %
-    expect(pace.expect(100)).toBeCloseTo(1300);
-    pace.observe(500, 0); // nothing enriched: no information
-    expect(pace.expect(100)).toBeCloseTo(1300);
+    pace.observe(9_000, 5); // small batches are fixed costs mostly: ignored
+    expect(pace.expect(100)).toBe(0);
+    pace.observe(5_000, 100); // a cold start: 50 ms per item
+    expect(pace.expect(100)).toBeCloseTo(5_000);
+    pace.observe(1_000, 100);
+    pace.observe(1_200, 100);
+    expect(pace.expect(100)).toBeCloseTo(1_200); // the median of 10, 12 and 50 ms per item
+    for (let i = 0; i < 8; i++) pace.observe(2_000, 100);
+    expect(pace.expect(50)).toBeCloseTo(1_000); // only the last eight count
   });
 });
 

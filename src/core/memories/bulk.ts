@@ -213,22 +213,27 @@ export class Gate {
 }
 
 /**
- * Recent cost of a batch, from the start of its enrichment to its commit, per enriched item
- * (a moving average). A batch whose remaining budget is shorter than its expected cost is
- * answered 504 before it spends CPU on work that would be thrown away.
+ * Recent cost of a batch, from the start of its enrichment to its commit, per enriched item: the
+ * median of the last few batches of some size (small batches are dominated by fixed costs, and the
+ * median ignores a cold start). A batch whose remaining budget is shorter than its expected cost
+ * is answered 504 before it spends CPU on work that would be thrown away.
  */
 export class Pace {
-  private msPerItem: number | null = null;
+  static readonly MIN_ITEMS = 10;
+  static readonly WINDOW = 8;
+  private recent: number[] = [];
 
   observe(ms: number, items: number): void {
-    if (items <= 0) return;
-    const x = ms / items;
-    this.msPerItem = this.msPerItem === null ? x : 0.7 * this.msPerItem + 0.3 * x;
+    if (items < Pace.MIN_ITEMS) return;
+    this.recent.push(ms / items);
+    if (this.recent.length > Pace.WINDOW) this.recent.shift();
   }
 
-  /** Expected ms for a batch of `items`; 0 until something was observed. */
+  /** Expected ms for a batch of `items`; 0 until enough was observed. */
   expect(items: number): number {
-    return (this.msPerItem ?? 0) * items;
+    if (this.recent.length === 0) return 0;
+    const sorted = [...this.recent].sort((a, b) => a - b);
+    return sorted[Math.floor((sorted.length - 1) / 2)] * items;
   }
 }
 
