@@ -5,6 +5,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   graph: async () => (await import('./graph.js')).runGraphBench(),
   ingest: async () => (await import('./ingest.js')).runIngestBench(),
   search: async () => (await import('./search.js')).runSearchBench(),
+  bulk: async () => (await import('./bulk.js')).runBulkBench(),
 };
 
 const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(BENCHES);

@@ -20,6 +20,7 @@ import { graphRoutes } from './http/graph.js';
 import { auditRoutes } from './http/audit.js';
 import { ingestRoutes } from './http/ingest.js';
 import { searchRoutes } from './http/search.js';
+import { bulkRoutes } from './http/memories-bulk.js';
 
 export async function buildApp(services: Services): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
@@ -57,6 +58,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(systemRoutes(services));
   await app.register(keyRoutes(services));
   await app.register(memoryRoutes(services));
+  await app.register(bulkRoutes(services));
   await app.register(adminRoutes(services));
   await app.register(documentRoutes(services));
   await app.register(contradictionRoutes(services));

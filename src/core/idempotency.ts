@@ -22,12 +22,22 @@ export type Claim =
   | { kind: 'in_flight' }
   | { kind: 'mismatch' };
 
+/** Objects with their keys sorted, at every depth: key order does not make two bodies differ. */
+function canonical(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(canonical);
+  if (v !== null && typeof v === 'object') {
+    return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]));
+  }
+  return v;
+}
+
 export function fingerprint(parts: unknown[]): string {
-  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+  return createHash('sha256').update(JSON.stringify(canonical(parts))).digest('hex');
 }
 
 export class Idempotency {
-  constructor(private cache: Cache) {}
+  /** inFlightTtlMs: must outlast the slowest request (the bulk budget), or a duplicate could run meanwhile. */
+  constructor(private cache: Cache, private inFlightTtlMs = IN_FLIGHT_TTL_MS) {}
 
   private key(scope: string, idemKey: string) {
     return `idem:${scope}:${createHash('sha256').update(idemKey).digest('hex').slice(0, 32)}`;
@@ -37,7 +47,7 @@ export class Idempotency {
   async claim(scope: string, idemKey: string, fp: string): Promise<Claim> {
     const k = this.key(scope, idemKey);
     for (let attempt = 0; attempt < 2; attempt++) {
-      if (await this.cache.setIfAbsent(k, JSON.stringify({ state: 'in_flight', fingerprint: fp } satisfies Entry), IN_FLIGHT_TTL_MS)) {
+      if (await this.cache.setIfAbsent(k, JSON.stringify({ state: 'in_flight', fingerprint: fp } satisfies Entry), this.inFlightTtlMs)) {
         return { kind: 'claimed' };
       }
       const raw = await this.cache.get(k);

@@ -1,7 +1,7 @@
 // Applies Idempotency-Key to routes that opt in with `config.idempotent: true`.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../services.js';
-import { fingerprint, Idempotency, isFinal } from '../core/idempotency.js';
+import { fingerprint, Idempotency, IN_FLIGHT_TTL_MS, isFinal } from '../core/idempotency.js';
 import { conflict, invalid, ApiError } from './errors.js';
 
 declare module 'fastify' {
@@ -15,9 +15,11 @@ declare module 'fastify' {
 
 const MAX_KEY = 255;
 const REPLAYED_HEADERS = ['content-type', 'location', 'retry-after'];
+/** Headers that are part of what a request asks for: the same key with another value is another request. */
+const FINGERPRINT_HEADERS = ['x-bulk-attempt-id'];
 
 export function registerIdempotency(app: FastifyInstance, s: Services) {
-  const idem = new Idempotency(s.cache);
+  const idem = new Idempotency(s.cache, Math.max(IN_FLIGHT_TTL_MS, s.config.bulkBudgetMs + 30_000));
 
   app.addHook('preHandler', async (req: FastifyRequest, reply: FastifyReply) => {
     if (!req.routeOptions.config?.idempotent) return;
@@ -29,7 +31,7 @@ export function registerIdempotency(app: FastifyInstance, s: Services) {
     }
     // Keys are per caller: two tenants using the same key never see each other's responses.
     const scope = `${req.caller.tenantId}:${req.caller.keyId ?? req.caller.agentId ?? ''}:${req.routeOptions.url}`;
-    const fp = fingerprint([req.method, req.url, req.body ?? null]);
+    const fp = fingerprint([req.method, req.url, req.body ?? null, ...FINGERPRINT_HEADERS.map((h) => req.headers[h] ?? null)]);
     let claim;
     try {
       claim = await idem.claim(scope, key, fp);

@@ -12,7 +12,9 @@ declare module 'fastify' {
 }
 
 export function registerRateLimit(app: FastifyInstance, s: Services) {
-  app.addHook('preHandler', async (req, reply) => {
+  // onRequest, right after identity: a request is counted before its body is parsed or validated,
+  // so malformed floods are metered too.
+  app.addHook('onRequest', async (req, reply) => {
     const c = req.caller;
     if (!c?.authenticated) return; // open endpoints and 401s are not metered per key
     const cls: RateClass = req.routeOptions.config?.rate ?? (req.method === 'GET' || req.method === 'HEAD' ? 'other' : 'write');

@@ -12,6 +12,17 @@ function makeAjv(coerceTypes: boolean | 'array') {
   return ajv;
 }
 
+let stepAjv: { body: Ajv; other: Ajv } | undefined;
+
+/**
+ * Compiles a schema outside the app's compilers, with the same settings per request part: for
+ * routes that validate in steps (bulk write checks each item on its own). Schemas without $id only.
+ */
+export function compileValidator(schema: object, httpPart?: string) {
+  stepAjv ??= { body: makeAjv(false), other: makeAjv('array') };
+  return (httpPart === 'body' ? stepAjv.body : stepAjv.other).compile(schema);
+}
+
 export function registerValidation(app: FastifyInstance) {
   const body = makeAjv(false);
   const other = makeAjv('array');

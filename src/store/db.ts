@@ -35,6 +35,19 @@ export function vectorLiteral(v: ArrayLike<number>): string {
   return s + ']';
 }
 
+/**
+ * pgvector's binary form of a vector parameter (`$n::vector`): int16 dimension, int16 unused,
+ * then big-endian float4s. Both drivers send it as a binary parameter, which spares the server
+ * parsing ~5 KB of text per 512-d vector (≈1 ms each in embedded PGlite).
+ */
+export function vectorParam(v: ArrayLike<number>): Buffer {
+  const b = Buffer.allocUnsafe(4 + 4 * v.length);
+  b.writeInt16BE(v.length, 0);
+  b.writeInt16BE(0, 2);
+  for (let i = 0; i < v.length; i++) b.writeFloatBE(v[i], 4 + 4 * i);
+  return b;
+}
+
 export function parseVector(v: unknown): number[] | null {
   if (v == null) return null;
   if (Array.isArray(v)) return v as number[];

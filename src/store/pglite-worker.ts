@@ -1,7 +1,7 @@
 // Hosts PGlite in its own thread: an in-process PGlite blocks the event loop for
 // the whole length of every query. Messages: {id, op, sql?, params?} → {id, ok, result|error}.
 import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type SerializerOptions } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 
 interface Request { id: number; op: 'query' | 'exec' | 'close' | 'dump'; sql?: string; params?: unknown[] }
@@ -13,6 +13,21 @@ const ready = PGlite.create({
   extensions: { vector },
   loadDataDir: loadFrom ? new Blob([loadFrom]) : undefined,
 });
+
+let vectorOid: Promise<number | null> | undefined;
+
+/** Vector parameters given as bytes (vectorParam) go over as binary; text literals stay text. */
+async function vectorSerializer(db: PGlite): Promise<SerializerOptions> {
+  vectorOid ??= db.query<{ oid: number }>(`SELECT oid FROM pg_type WHERE typname = 'vector'`)
+    .then((r) => r.rows[0]?.oid ?? null, () => null);
+  const oid = await vectorOid;
+  if (oid === null) {
+    vectorOid = undefined; // the extension is not created yet (before the first migration): look again later
+    return {};
+  }
+  // PGlite binds a Uint8Array in binary format; its typings only know text serializers.
+  return { [oid]: ((x: unknown) => (x instanceof Uint8Array ? x : String(x))) as (x: unknown) => string };
+}
 
 function serializeError(err: any) {
   return {
@@ -43,7 +58,9 @@ parentPort!.on('message', async (msg: Request) => {
       parentPort!.postMessage({ id: msg.id, ok: true, result: { rows: [], rowCount: 0 } });
       return;
     }
-    const res = await db.query(msg.sql!, msg.params ?? []);
+    const params = msg.params ?? [];
+    const binary = params.some((p) => p instanceof Uint8Array);
+    const res = await db.query(msg.sql!, params, binary ? { serializers: await vectorSerializer(db) } : undefined);
     parentPort!.postMessage({
       id: msg.id,
       ok: true,

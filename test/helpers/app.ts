@@ -114,3 +114,14 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     },
   };
 }
+
+/** Runs fn with some settings of a running app changed (routes read them per request), then restores them. */
+export async function withConfig<T>(t: TestApp, patch: Partial<Config>, fn: () => Promise<T>): Promise<T> {
+  const saved = { ...t.services.config };
+  Object.assign(t.services.config, patch);
+  try {
+    return await fn();
+  } finally {
+    Object.assign(t.services.config, saved);
+  }
+}

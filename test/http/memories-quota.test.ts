@@ -59,3 +59,34 @@ describe('provider failures', () => {
     }
   });
 });
+
+describe('write quota of bulk writes', () => {
+  const bulk = (attempt: string, contents: string[]) => t.api('POST', '/api/v1/memories/bulk', {
+    body: { tenant_id: 'qb', agent_id: 'a1', items: contents.map((content) => ({ content })) },
+    headers: { 'x-bulk-attempt-id': attempt },
+  });
+  const stored = async () => (await t.services.db.query(`SELECT count(*)::int AS n FROM memories WHERE tenant_id = 'qb'`)).rows[0].n;
+
+  it('reports usage; a batch that would pass the quota is refused whole with 429; retries of stored rows still answer', async () => {
+    const first = await bulk('q-1', ['one', 'two']);
+    expect(first.status).toBe(200);
+    expect(first.body.usage).toEqual({ memories_stored: 2, memories_limit: 3, writes_remaining: 1 });
+    const over = await bulk('q-2', ['three', 'four']);
+    expect(over.status).toBe(429);
+    expect(over.headers.get('content-type')).toMatch(/problem\+json/);
+    expect(over.body).toMatchObject({ status: 429, memories_stored: 2, memories_limit: 3, writes_remaining: 1 });
+    expect(over.body.detail).toMatch(/quota/);
+    expect(await stored()).toBe(2);
+    // Duplicates take no room: with one slot left, a batch of one new row and one duplicate fits.
+    const fits = await bulk('q-3', ['two', 'three']);
+    expect(fits.status).toBe(200);
+    expect(fits.body.results.map((r: any) => r.status)).toEqual(['duplicate_content', 'created']);
+    expect(fits.body.usage).toEqual({ memories_stored: 3, memories_limit: 3, writes_remaining: 0 });
+    // At the quota, a retry of a stored attempt is still answered.
+    const retry = await bulk('q-1', ['one', 'two']);
+    expect(retry.status).toBe(200);
+    expect(retry.body.results.map((r: any) => r.status)).toEqual(['duplicate_attempt', 'duplicate_attempt']);
+    expect((await bulk('q-4', ['five'])).status).toBe(429);
+    expect(await stored()).toBe(3);
+  });
+});

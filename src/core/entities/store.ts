@@ -93,107 +93,166 @@ export interface GivenTriple {
   object_value?: string | null;
 }
 
-/**
- * Records a memory's extraction: entities, links and relations. A given subject entity of the
- * same tenant is linked as the memory's subject, and a given predicate and object value become a
- * relation evidenced by the memory, exactly as written. Returns the memory's entity links.
- */
+export interface ExtractionItem {
+  memoryId: string;
+  extraction: Extraction;
+  given?: GivenTriple;
+}
+
+/** Records one memory's extraction (and given triple); returns its entity links. */
 export async function recordExtraction(
   q: Queryable, tenantId: string, memoryId: string, x: Extraction, given: GivenTriple = {},
 ): Promise<EntityLink[]> {
-  const planned = planEntities(x);
-  const subject = given.subject_entity_id ? await givenSubject(q, tenantId, given.subject_entity_id) : null;
-  if (planned.length === 0 && !subject) return [];
-  const { rows } = planned.length === 0 ? { rows: [] } : await q.query<{ id: string; name: string; normalized_name: string; entity_type: string }>(
+  return (await recordExtractions(q, tenantId, [{ memoryId, extraction: x, given }]))[0];
+}
+
+/**
+ * Records the extractions of many memories with a handful of statements in all (a bulk write
+ * would otherwise cost three per memory). Counts and evidence add up as if the memories were
+ * recorded one after another. A given subject entity of the same tenant is linked as the memory's
+ * subject, and a given predicate and object value become a relation evidenced by the memory,
+ * exactly as written. Returns the entity links of each memory, in input order.
+ */
+export async function recordExtractions(q: Queryable, tenantId: string, items: ExtractionItem[]): Promise<EntityLink[][]> {
+  const plans = items.map((i) => planEntities(i.extraction));
+  const subjects = await givenSubjects(q, tenantId, items);
+  const byEntity = new Map<string, { p: PlannedEntity; names: string[]; mentions: number }>();
+  for (const plan of plans) {
+    for (const p of plan) {
+      const e = byEntity.get(p.key);
+      if (!e) byEntity.set(p.key, { p, names: [p.name], mentions: 1 });
+      else {
+        e.mentions++;
+        if (!e.names.includes(p.name)) e.names.push(p.name);
+      }
+    }
+  }
+  if (byEntity.size === 0 && subjects.size === 0) return items.map(() => []);
+  const ents = [...byEntity.values()].sort((a, b) => (a.p.type === b.p.type ? cmp(a.p.normalized, b.p.normalized) : cmp(a.p.type, b.p.type)));
+  // New spellings join the aliases (first seen first) while fewer than ALIASES_MAX are kept.
+  // Ragged values (aliases here, evidence below) travel as one JSON or comma-joined text per row:
+  // unnest takes no ragged arrays.
+  const { rows } = ents.length === 0 ? { rows: [] } : await q.query<{ id: string; name: string; normalized_name: string; entity_type: string }>(
     `INSERT INTO entities (tenant_id, name, normalized_name, entity_type, aliases, mention_count)
-     SELECT $1, x.n, x.k, x.t, ARRAY[x.n], 1 FROM unnest($2::text[], $3::text[], $4::text[]) AS x(n, k, t)
+     SELECT $1, x.n, x.k, x.t, (ARRAY(SELECT jsonb_array_elements_text(x.a)))[1:${ALIASES_MAX}], x.c
+     FROM unnest($2::text[], $3::text[], $4::text[], $5::jsonb[], $6::int[]) AS x(n, k, t, a, c)
      ON CONFLICT (tenant_id, normalized_name, entity_type) DO UPDATE SET
-       mention_count = entities.mention_count + 1,
+       mention_count = entities.mention_count + EXCLUDED.mention_count,
        last_seen_at = now(),
-       aliases = CASE WHEN EXCLUDED.name = ANY(entities.aliases) OR cardinality(entities.aliases) >= ${ALIASES_MAX}
-                      THEN entities.aliases ELSE entities.aliases || EXCLUDED.name END
+       aliases = CASE WHEN cardinality(entities.aliases) >= ${ALIASES_MAX} THEN entities.aliases
+                      ELSE (entities.aliases || ARRAY(SELECT u.a FROM unnest(EXCLUDED.aliases) WITH ORDINALITY AS u(a, o)
+                                                      WHERE u.a <> ALL(entities.aliases) ORDER BY u.o))[1:${ALIASES_MAX}] END
      RETURNING id, name, normalized_name, entity_type`,
-    [tenantId, planned.map((p) => p.name), planned.map((p) => p.normalized), planned.map((p) => p.type)]);
+    [tenantId, ents.map((e) => e.p.name), ents.map((e) => e.p.normalized), ents.map((e) => e.p.type),
+      ents.map((e) => JSON.stringify(e.names)), ents.map((e) => e.mentions)]);
   const idByKey = new Map<string, { id: string; name: string }>();
   for (const r of rows) idByKey.set(`${r.entity_type}\u0000${r.normalized_name}`, { id: r.id, name: r.name });
-  const idByName = new Map<string, string>();
-  for (const p of planned) {
-    const e = idByKey.get(p.key);
-    if (e && !idByName.has(p.normalized)) idByName.set(p.normalized, e.id);
-  }
 
-  const links: EntityLink[] = [];
-  const mentions: string[] = [];
-  for (const p of planned) {
-    const e = idByKey.get(p.key);
-    if (!e) continue;
-    links.push({ entity_id: e.id, name: e.name, entity_type: p.type, role: p.role });
-    mentions.push(p.name);
-  }
-  if (subject) {
-    const extracted = links.find((l) => l.entity_id === subject.id);
-    if (extracted) extracted.role = 'subject';
-    else {
-      // A link counts as a mention, as for extracted entities (withdrawMemory takes it back).
-      await q.query(`UPDATE entities SET mention_count = mention_count + 1, last_seen_at = now() WHERE tenant_id = $1 AND id = $2`,
-        [tenantId, subject.id]);
-      links.push({ entity_id: subject.id, name: subject.name, entity_type: subject.entity_type, role: 'subject' });
-      mentions.push(subject.name);
+  const out: EntityLink[][] = [];
+  const link = { m: [] as string[], e: [] as string[], r: [] as string[], n: [] as string[] };
+  // Given subjects not among a memory's extracted entities: their links count as mentions too.
+  const subjectMentions = new Map<string, number>();
+  const rels = new Map<string, { s: string; p: string; oe: string | null; ov: string | null; ok: string; evidence: string[] }>();
+  const addRelation = (mine: Set<string>, memoryId: string, r: { s: string; p: string; oe: string | null; ov: string | null }) => {
+    const ok = r.oe ? `e:${r.oe}` : `v:${r.ov}`;
+    const key = `${r.s}\u0000${r.p}\u0000${ok}`;
+    if (mine.has(key)) return; // a memory is evidence of a relation once
+    mine.add(key);
+    const rel = rels.get(key);
+    if (rel) rel.evidence.push(memoryId);
+    else rels.set(key, { ...r, ok, evidence: [memoryId] });
+  };
+  items.forEach(({ memoryId, extraction: x, given }, i) => {
+    const planned = plans[i];
+    const idByName = new Map<string, string>();
+    const links: EntityLink[] = [];
+    const mentions: string[] = [];
+    for (const p of planned) {
+      const e = idByKey.get(p.key);
+      if (!e) continue;
+      if (!idByName.has(p.normalized)) idByName.set(p.normalized, e.id);
+      links.push({ entity_id: e.id, name: e.name, entity_type: p.type, role: p.role });
+      mentions.push(p.name);
     }
-  }
-  await q.query(
-    `INSERT INTO entity_links (memory_id, entity_id, tenant_id, role, mention)
-     SELECT $1, x.e, $2, x.r, x.m FROM unnest($3::uuid[], $4::text[], $5::text[]) AS x(e, r, m)
-     ON CONFLICT (memory_id, entity_id) DO NOTHING`,
-    [memoryId, tenantId, links.map((l) => l.entity_id), links.map((l) => l.role), mentions]);
+    const subject = given?.subject_entity_id ? subjects.get(given.subject_entity_id.toLowerCase()) : undefined;
+    if (subject) {
+      const extracted = links.find((l) => l.entity_id === subject.id);
+      if (extracted) extracted.role = 'subject';
+      else {
+        links.push({ entity_id: subject.id, name: subject.name, entity_type: subject.entity_type, role: 'subject' });
+        mentions.push(subject.name);
+        subjectMentions.set(subject.id, (subjectMentions.get(subject.id) ?? 0) + 1);
+      }
+    }
+    links.forEach((l, j) => {
+      link.m.push(memoryId);
+      link.e.push(l.entity_id);
+      link.r.push(l.role);
+      link.n.push(mentions[j]);
+    });
+    out.push(sortLinks(links));
 
-  const rels = new Map<string, { s: string; p: string; oe: string | null; ov: string | null; ok: string }>();
-  for (const r of x.relations) {
-    const s = idByName.get(cut(r.subject.trim(), NAME_MAX));
-    const predicate = cut(r.predicate.trim(), PREDICATE_MAX);
-    if (!s || !predicate) continue;
-    let oe: string | null = null;
-    let ov: string | null = null;
-    if (r.objectIsEntity) {
-      oe = idByName.get(cut(r.object.trim(), NAME_MAX)) ?? null;
-      if (!oe) continue;
-    } else {
-      ov = cut(r.object.trim(), VALUE_MAX);
-      if (!ov) continue;
+    const mine = new Set<string>();
+    for (const r of x.relations) {
+      const s = idByName.get(cut(r.subject.trim(), NAME_MAX));
+      const p = cut(r.predicate.trim(), PREDICATE_MAX);
+      if (!s || !p) continue;
+      if (r.objectIsEntity) {
+        const oe = idByName.get(cut(r.object.trim(), NAME_MAX));
+        if (oe) addRelation(mine, memoryId, { s, p, oe, ov: null });
+      } else {
+        const ov = cut(r.object.trim(), VALUE_MAX);
+        if (ov) addRelation(mine, memoryId, { s, p, oe: null, ov });
+      }
     }
-    const ok = oe ? `e:${oe}` : `v:${ov}`;
-    rels.set(`${s}\u0000${predicate}\u0000${ok}`, { s, p: predicate, oe, ov, ok });
+    const gp = cut(given?.predicate?.trim() ?? '', PREDICATE_MAX);
+    const gv = cut(given?.object_value?.trim() ?? '', VALUE_MAX);
+    if (subject && gp && gv) addRelation(mine, memoryId, { s: subject.id, p: gp, oe: null, ov: gv });
+  });
+  if (subjectMentions.size) {
+    const ids = [...subjectMentions.keys()].sort();
+    await q.query(
+      `UPDATE entities e SET mention_count = e.mention_count + x.c, last_seen_at = now()
+       FROM unnest($2::uuid[], $3::int[]) AS x(id, c) WHERE e.tenant_id = $1 AND e.id = x.id`,
+      [tenantId, ids, ids.map((id) => subjectMentions.get(id))]);
   }
-  const givenPredicate = cut(given.predicate?.trim() ?? '', PREDICATE_MAX);
-  const givenValue = cut(given.object_value?.trim() ?? '', VALUE_MAX);
-  if (subject && givenPredicate && givenValue) {
-    const ok = `v:${givenValue}`;
-    rels.set(`${subject.id}\u0000${givenPredicate}\u0000${ok}`, { s: subject.id, p: givenPredicate, oe: null, ov: givenValue, ok });
+  if (link.m.length) {
+    await q.query(
+      `INSERT INTO entity_links (memory_id, entity_id, tenant_id, role, mention)
+       SELECT x.m, x.e, $1, x.r, x.n FROM unnest($2::uuid[], $3::uuid[], $4::text[], $5::text[]) AS x(m, e, r, n)
+       ON CONFLICT (memory_id, entity_id) DO NOTHING`,
+      [tenantId, link.m, link.e, link.r, link.n]);
   }
   if (rels.size) {
     const sorted = [...rels.entries()].sort((a, b) => cmp(a[0], b[0])).map(([, v]) => v);
+    // Evidence keeps the EVIDENCE_MAX most recent memories; mention_count keeps the full tally.
     await q.query(
       `INSERT INTO relations (tenant_id, subject_entity_id, predicate, object_entity_id, object_value, object_key,
                               evidence_memory_ids, mention_count)
-       SELECT $1, x.s, x.p, x.oe, x.ov, x.ok, ARRAY[$2::uuid], 1
-       FROM unnest($3::uuid[], $4::text[], $5::uuid[], $6::text[], $7::text[]) AS x(s, p, oe, ov, ok)
+       SELECT $1, x.s, x.p, x.oe, x.ov, x.ok, x.ev[greatest(1, cardinality(x.ev) - ${EVIDENCE_MAX - 1}):], cardinality(x.ev)
+       FROM (SELECT y.s, y.p, y.oe, y.ov, y.ok, string_to_array(y.ev, ',')::uuid[] AS ev
+             FROM unnest($2::uuid[], $3::text[], $4::uuid[], $5::text[], $6::text[], $7::text[]) AS y(s, p, oe, ov, ok, ev)) AS x
        ON CONFLICT (tenant_id, subject_entity_id, predicate, object_key) DO UPDATE SET
-         evidence_memory_ids = (CASE WHEN cardinality(relations.evidence_memory_ids) >= ${EVIDENCE_MAX}
-                                     THEN relations.evidence_memory_ids[2:] ELSE relations.evidence_memory_ids END)
-                               || $2::uuid,
-         mention_count = relations.mention_count + 1,
+         evidence_memory_ids = (relations.evidence_memory_ids || EXCLUDED.evidence_memory_ids)[
+           greatest(1, cardinality(relations.evidence_memory_ids) + cardinality(EXCLUDED.evidence_memory_ids) - ${EVIDENCE_MAX - 1}):],
+         mention_count = relations.mention_count + EXCLUDED.mention_count,
          last_seen_at = now()`,
-      [tenantId, memoryId, sorted.map((r) => r.s), sorted.map((r) => r.p), sorted.map((r) => r.oe),
-        sorted.map((r) => r.ov), sorted.map((r) => r.ok)]);
+      [tenantId, sorted.map((r) => r.s), sorted.map((r) => r.p), sorted.map((r) => r.oe), sorted.map((r) => r.ov),
+        sorted.map((r) => r.ok), sorted.map((r) => r.evidence.join(','))]);
   }
-  return sortLinks(links);
+  return out;
 }
 
-/** The given subject entity, when it is an entity of this tenant (an id from elsewhere links nothing). */
-async function givenSubject(q: Queryable, tenantId: string, id: string) {
+/** The given subject entities that belong to this tenant, by lower-cased id (an id from elsewhere links nothing). */
+async function givenSubjects(q: Queryable, tenantId: string, items: ExtractionItem[]) {
+  const out = new Map<string, { id: string; name: string; entity_type: string }>();
+  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+  const ids = [...new Set(items.map((i) => i.given?.subject_entity_id?.toLowerCase()).filter((id): id is string => !!id && UUID.test(id)))];
+  if (ids.length === 0) return out;
   const { rows } = await q.query<{ id: string; name: string; entity_type: string }>(
-    `SELECT id, name, entity_type FROM entities WHERE tenant_id = $1 AND id = $2::uuid`, [tenantId, id]);
-  return rows[0] ?? null;
+    `SELECT id, name, entity_type FROM entities WHERE tenant_id = $1 AND id = ANY($2::uuid[])`, [tenantId, ids]);
+  for (const r of rows) out.set(r.id.toLowerCase(), r);
+  return out;
 }
 
 export function sortLinks(links: EntityLink[]): EntityLink[] {

@@ -4,11 +4,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db, Row } from '../../store/db.js';
-import { pgCode, UNIQUE_VIOLATION, vectorLiteral } from '../../store/db.js';
+import { vectorLiteral } from '../../store/db.js';
 import type { Embedder } from '../../providers/embedder/types.js';
 import type { EntityExtractor, Extraction } from '../../providers/entities/types.js';
 import type { EventBus } from '../../infra/bus/types.js';
-import { publishWithRetry } from '../../infra/bus/retry.js';
 import { type Caller, isAdmin, requireAuth, requireTrust, resolveAgent, resolveTenant, TRUST } from '../caller.js';
 import { ApiError, badRequest, conflict, invalid, notFound } from '../../http/errors.js';
 import { linksFor, recordExtraction, withdrawMemory } from '../entities/store.js';
@@ -19,8 +18,13 @@ import { Params } from './params.js';
 import { buildListQuery, cursorCapable, listConditions, type ListFilter } from './query.js';
 import { DETAIL_COLUMNS, RECORD_COLUMNS, toDetail, toRecord } from './record.js';
 import { visibilityPredicate } from './visibility.js';
+import { BulkWriter, type BulkOptions, type BulkRequest, type BulkResult } from './bulk.js';
+import { redistribute, type RedistributeRequest, type RedistributeResult } from './redistribute.js';
 import {
-  canonicalType, DEFAULT_VISIBILITY, DEFAULT_WEIGHT, SERVER_MEMORY_TYPES,
+  checkMetadata, checkType, checkValidity, INSERT_COLUMNS, isContentDuplicate, memoryValues, prepareMemory, publishWritten, quotaExceeded,
+} from './write.js';
+import {
+  canonicalType,
   type CreateMemoryInput, type MemoryDetail, type MemoryRecord, type SortColumn, type SupersededEntry,
   type UpdateMemoryInput, type Usage, type WrittenMemory,
 } from './types.js';
@@ -35,10 +39,7 @@ export interface MemoryDeps {
   log?: Pick<Logger, 'warn'>;
 }
 
-export const MEMORY_WRITTEN = 'memory.written';
-
-/** Serialised metadata larger than this is refused: it is stored and returned with every record. */
-export const METADATA_MAX_BYTES = 64 * 1024;
+export { MEMORY_WRITTEN, METADATA_MAX_BYTES } from './write.js';
 
 const EMPTY_EXTRACTION: Extraction = { entities: [], relations: [] };
 
@@ -107,30 +108,6 @@ export function splitList(values: string[] | string | undefined): string[] {
 
 class DuplicateContent extends Error {}
 
-function checkMetadata(metadata: unknown, loc: (string | number)[]) {
-  if (metadata == null) return;
-  const size = Buffer.byteLength(JSON.stringify(metadata), 'utf8');
-  if (size > METADATA_MAX_BYTES) {
-    throw invalid(loc, `metadata should be at most ${METADATA_MAX_BYTES} bytes as JSON (got ${size})`, 'too_long', null, { max_bytes: METADATA_MAX_BYTES });
-  }
-}
-
-function checkType(t: string | null | undefined, loc: (string | number)[]) {
-  if (t && (SERVER_MEMORY_TYPES as readonly string[]).includes(t)) {
-    throw invalid(loc, `memory_type "${t}" is produced by the server and cannot be written by a client`, 'enum', t);
-  }
-}
-
-function checkValidity(start: unknown, end: unknown, loc: (string | number)[]) {
-  if (start == null || end == null) return;
-  if (new Date(end as string).getTime() < new Date(start as string).getTime()) {
-    throw invalid(loc, 'ts_valid_end must not be before ts_valid_start', 'value_error', end);
-  }
-}
-
-const isContentDuplicate = (err: unknown) =>
-  pgCode(err) === UNIQUE_VIOLATION && ((err as { constraint?: string }).constraint ?? 'memories_content_unique') === 'memories_content_unique';
-
 export class MemoryService {
   constructor(private deps: MemoryDeps) {}
 
@@ -151,12 +128,8 @@ export class MemoryService {
   async create(caller: Caller, input: CreateMemoryInput): Promise<WrittenMemory> {
     const { tenantId, agentId, admin } = this.writer(caller, input.tenant_id, input.agent_id);
     if (!agentId) throw invalid(['body', 'agent_id'], 'Field required', 'missing');
-    const content = normaliseContent(input.content);
-    checkType(input.memory_type, ['body', 'memory_type']);
-    checkMetadata(input.metadata, ['body', 'metadata']);
-    checkValidity(input.ts_valid_start, input.ts_valid_end, ['body', 'ts_valid_end']);
-    const fleetId = input.fleet_id ?? null;
-    const hash = contentHash(content);
+    const prepared = prepareMemory(input, ['body']);
+    const { content, hash, fleetId } = prepared;
     // Slow work first, outside the transaction: PGlite has one session and a pg transaction
     // holds its row locks, so neither may wait on the embedder.
     const { vector, extraction } = await this.enrich(indexText(input.title, content));
@@ -168,29 +141,13 @@ export class MemoryService {
         const { rows: c } = await q.query<{ n: number }>(
           `SELECT count(*)::int AS n FROM memories WHERE tenant_id = $1 AND deleted_at IS NULL`, [tenantId]);
         const stored = Number(c[0].n);
-        if (stored >= quota) {
-          throw new ApiError(429, 'Too Many Requests',
-            `Tenant "${tenantId}" holds ${stored} memories, its quota of ${quota}; delete memories before writing more`,
-            { memories_stored: stored, memories_limit: quota, writes_remaining: 0 });
-        }
+        if (stored >= quota) throw quotaExceeded(tenantId, stored, quota);
         const p = new Params();
-        const values = [
-          p.add(id, 'uuid'), p.add(tenantId), p.add(fleetId), p.add(agentId),
-          p.add(canonicalType(input.memory_type ?? 'fact')), p.add(input.title ?? null), p.add(content), p.add(hash),
-          p.add(input.weight ?? DEFAULT_WEIGHT), p.add(input.source_uri ?? null), p.add(input.run_id ?? null),
-          p.add(JSON.stringify(input.metadata ?? {}), 'jsonb'), p.add(input.expires_at ?? null, 'timestamptz'),
-          p.add(input.subject_entity_id ?? null, 'uuid'), p.add(input.predicate ?? null), p.add(input.object_value ?? null),
-          p.add(input.ts_valid_start ?? null, 'timestamptz'), p.add(input.ts_valid_end ?? null, 'timestamptz'),
-          p.add(input.status ?? 'active'), p.add(input.visibility ?? DEFAULT_VISIBILITY),
-          p.add(vectorLiteral(vector), 'vector'), p.add(this.deps.embedder.modelId),
-        ];
+        const values = memoryValues(p, { id, tenantId, agentId, m: prepared, vector, model: this.deps.embedder.modelId, clientRequestId: null });
         let row: Row;
         try {
           ({ rows: [row] } = await q.query(
-            `INSERT INTO memories AS m (id, tenant_id, fleet_id, agent_id, memory_type, title, content, content_hash, weight,
-               source_uri, run_id, metadata, expires_at, subject_entity_id, predicate, object_value, ts_valid_start,
-               ts_valid_end, status, visibility, embedding, embedding_model)
-             VALUES (${values.join(', ')}) RETURNING ${RECORD_COLUMNS}`, p.values));
+            `INSERT INTO memories AS m (${INSERT_COLUMNS}) VALUES ${values} RETURNING ${RECORD_COLUMNS}`, p.values));
         } catch (err) {
           if (isContentDuplicate(err)) throw new DuplicateContent();
           throw err;
@@ -245,11 +202,7 @@ export class MemoryService {
   }
 
   private publish(tenantId: string, data: Record<string, unknown>) {
-    // Fire and forget: the write is committed; a bus problem shows in /health, not in this response.
-    // Retried through a short outage so the detection of this write is not lost.
-    const event = { id: randomUUID(), type: MEMORY_WRITTEN, version: 1, tenant_id: tenantId, occurred_at: new Date().toISOString(), data };
-    publishWithRetry(this.deps.bus, event)
-      .catch((err) => this.deps.log?.warn({ err }, 'publishing memory.written failed'));
+    publishWritten(this.deps.bus, this.deps.log, tenantId, data);
   }
 
   // ---- read ---------------------------------------------------------------------------
@@ -587,5 +540,17 @@ export class MemoryService {
        GROUP BY m.tenant_id, m.fleet_id ORDER BY m.tenant_id, m.fleet_id`, p.values);
     return rows.map((r) => (admin ? { tenant_id: r.tenant_id, fleet_id: r.fleet_id, count: Number(r.count) } : { fleet_id: r.fleet_id, count: Number(r.count) }));
   }
-}
 
+  // ---- bulk write and redistribute (own modules) ----------------------------------------
+
+  private bulkWriter?: BulkWriter;
+
+  bulkCreate(caller: Caller, attempt: string, req: BulkRequest, opts: BulkOptions): Promise<BulkResult> {
+    this.bulkWriter ??= new BulkWriter(this.deps);
+    return this.bulkWriter.write(caller, attempt, req, opts);
+  }
+
+  redistribute(caller: Caller, q: { tenant_id: string; agent_id: string }, body: RedistributeRequest): Promise<RedistributeResult> {
+    return redistribute(this.deps.db, caller, q, body);
+  }
+}

@@ -1,0 +1,437 @@
+// Bulk write (spec 4.2 bulk rules, DEFAULTS "Bulk writes"): up to 100 memories in one
+// transaction. Every item carries client_request_id "<attempt>:<index>", and the unique index
+// on (tenant_id, client_request_id) makes a retried attempt resolve each row to exactly one of
+// created / duplicate_attempt, also when two retries race: rows are inserted with ON CONFLICT
+// DO NOTHING and classified after the insert, never checked before it.
+import { randomUUID } from 'node:crypto';
+import { ApiError, ValidationError, type ValidationItem } from '../../http/errors.js';
+import type { Queryable } from '../../store/db.js';
+import type { Extraction } from '../../providers/entities/types.js';
+import { type Caller, requireTrust, resolveAgent, resolveTenant, TRUST } from '../caller.js';
+import { recordExtractions } from '../entities/store.js';
+import { indexText } from './content.js';
+import { Params } from './params.js';
+import type { MemoryDeps } from './service.js';
+import type { CreateMemoryInput, Usage } from './types.js';
+import { INSERT_COLUMNS, memoryValues, prepareMemory, publishWritten, quotaExceeded, type PreparedMemory } from './write.js';
+
+export const BULK_MAX_ITEMS = 100;
+
+export type BulkItemStatus = 'created' | 'duplicate_attempt' | 'duplicate_content' | 'error';
+export type BulkErrorCode = 'validation' | 'forbidden' | 'enrichment_timeout' | 'missing_storage_id';
+
+export interface BulkItemError {
+  code: BulkErrorCode;
+  message: string;
+  /** Validation problems of the item, locs relative to the request body. */
+  detail?: ValidationItem[];
+}
+
+export interface BulkItemResult {
+  index: number;
+  client_request_id: string;
+  status: BulkItemStatus;
+  /** The stored row: new (created) or stored by an earlier try of this attempt (duplicate_attempt). */
+  id: string | null;
+  /** The memory that already holds this content (duplicate_content). */
+  duplicate_of: string | null;
+  error: BulkItemError | null;
+}
+
+export interface BulkResult {
+  created: number;
+  duplicates: number;
+  errors: number;
+  results: BulkItemResult[];
+  usage: Usage;
+  bulk_ms: number;
+}
+
+/** An item as the HTTP layer parsed it: its fields, or the schema problems it has. */
+export type BulkItemInput = { fields: Partial<CreateMemoryInput> } | { invalid: ValidationItem[] };
+
+export interface BulkRequest {
+  tenant_id: string;
+  agent_id: string;
+  fleet_id?: string | null;
+  items: BulkItemInput[];
+}
+
+export interface BulkOptions {
+  /** Time from the start until the transaction must have committed; then 504 and nothing is stored. */
+  budgetMs: number;
+  /** Items whose embedding or entities are not ready this long after their enrichment began fail with enrichment_timeout. */
+  enrichTimeoutMs: number;
+}
+
+export const clientRequestId = (attempt: string, index: number) => `${attempt}:${index}`;
+
+/** Rules 3 and 4: 207 only when errors and successes are mixed; all-error batches are 200 too. */
+export function bulkHttpStatus(results: Pick<BulkItemResult, 'status'>[]): 200 | 207 {
+  const failed = results.filter((r) => r.status === 'error').length;
+  return failed > 0 && failed < results.length ? 207 : 200;
+}
+
+/** What the storage step learnt about one candidate row. */
+export type StoredOutcome =
+  | { status: 'created' | 'duplicate_attempt'; id: string }
+  | { status: 'duplicate_content'; duplicateOf: string }
+  | { status: 'missing' };
+
+/**
+ * Classifies the rows of one insert. A row is created when the insert returned it, a duplicate
+ * of the attempt when its client_request_id is held by an earlier row, a duplicate of content
+ * when a live row holds its content, and missing when none of these explains why it is absent.
+ */
+export function classifyRows(
+  rows: { crid: string; contentKey: string }[],
+  inserted: Map<string, string>, byAttempt: Map<string, string>, byContent: Map<string, string>,
+): StoredOutcome[] {
+  return rows.map((r) => {
+    const created = inserted.get(r.crid);
+    if (created) return { status: 'created', id: created };
+    const earlier = byAttempt.get(r.crid);
+    if (earlier) return { status: 'duplicate_attempt', id: earlier };
+    const holder = byContent.get(r.contentKey);
+    if (holder) return { status: 'duplicate_content', duplicateOf: holder };
+    return { status: 'missing' };
+  });
+}
+
+const contentKey = (fleetId: string | null, hash: string) => `${fleetId ?? ''}\u0000${hash}`;
+
+/**
+ * The time budget of one bulk request. Once it has run out the transaction may no longer
+ * commit: every step checks it, and a request that stopped waiting marks it aborted so the
+ * transaction, still queued or running, rolls back.
+ */
+export class BulkBudget {
+  private aborted = false;
+  /** Set once the transaction passed its last check: the commit is under way and is awaited. */
+  committing = false;
+
+  constructor(readonly budgetMs: number, readonly deadline: number) {}
+
+  left(): number {
+    return this.deadline - Date.now();
+  }
+
+  error(): ApiError {
+    return new ApiError(504, 'Gateway Timeout',
+      `The bulk write did not commit within its budget of ${this.budgetMs} ms; nothing of it was stored. ` +
+      'Retry with the same X-Bulk-Attempt-Id.');
+  }
+
+  check(): void {
+    if (this.aborted || this.left() <= 0) this.abort();
+  }
+
+  /** Gives up on the request: 504, and the transaction can no longer commit. */
+  abort(): never {
+    this.aborted = true;
+    throw this.error();
+  }
+
+  /** Waits for the work, but answers 504 when the budget runs out before its commit began. */
+  async settle<T>(work: Promise<T>): Promise<T> {
+    work.catch(() => undefined); // it may settle after this request stopped waiting
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<'expired'>((resolve) => {
+      const tick = () => {
+        if (this.committing) return; // too late to stop it: wait for the commit
+        if (this.left() > 0) timer = setTimeout(tick, this.left());
+        else resolve('expired');
+      };
+      timer = setTimeout(tick, Math.max(0, this.left()));
+    });
+    try {
+      const first = await Promise.race([work, expired]);
+      if (first === 'expired') {
+        this.aborted = true;
+        throw this.error();
+      }
+      return first;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+interface Candidate {
+  index: number;
+  crid: string;
+  agentId: string;
+  m: PreparedMemory;
+  text: string;
+  vector?: Float32Array;
+  extraction?: Extraction;
+}
+
+const EMPTY_EXTRACTION: Extraction = { entities: [], relations: [] };
+
+/** Records how p settles, so that what is ready can be read at a deadline. */
+function track<T>(p: Promise<T>) {
+  const state: { done: boolean; value?: T; error?: unknown } = { done: false };
+  const settled = p.then((value) => { state.done = true; state.value = value; }, (error) => { state.done = true; state.error = error; });
+  return { state, settled };
+}
+
+/** Waits for `all` or until `until` (epoch ms), whichever comes first. */
+async function waitUntil(all: Promise<unknown>, until: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([all, new Promise<void>((resolve) => { timer = setTimeout(resolve, Math.max(0, until - Date.now())).unref(); })]);
+  clearTimeout(timer);
+}
+
+/**
+ * Batches enriched at once. Enrichment is CPU-bound: two keep the models busy while another batch
+ * commits; more would only interleave their work so that all finish late, and under overload
+ * spend CPU on batches whose budget has already run out. Waiting batches queue in order.
+ */
+export const BULK_ENRICH_CONCURRENCY = 2;
+
+/** A FIFO semaphore. */
+export class Gate {
+  private active = 0;
+  private waiting: (() => void)[] = [];
+
+  constructor(readonly size: number) {}
+
+  /** Resolves with the function that leaves the gate (call it exactly once). */
+  async enter(): Promise<() => void> {
+    if (this.active < this.size) this.active++;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve)); // the leaver hands its place over
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
+    };
+  }
+}
+
+/**
+ * Recent cost of a batch, from the start of its enrichment to its commit, per enriched item: the
+ * median of the last few batches of some size (small batches are dominated by fixed costs, and the
+ * median ignores a cold start). A batch whose remaining budget is shorter than its expected cost
+ * is answered 504 before it spends CPU on work that would be thrown away.
+ */
+export class Pace {
+  static readonly MIN_ITEMS = 10;
+  static readonly WINDOW = 8;
+  private recent: number[] = [];
+
+  observe(ms: number, items: number): void {
+    if (items < Pace.MIN_ITEMS) return;
+    this.recent.push(ms / items);
+    if (this.recent.length > Pace.WINDOW) this.recent.shift();
+  }
+
+  /** Expected ms for a batch of `items`; 0 until enough was observed. */
+  expect(items: number): number {
+    if (this.recent.length === 0) return 0;
+    const sorted = [...this.recent].sort((a, b) => a - b);
+    return sorted[Math.floor((sorted.length - 1) / 2)] * items;
+  }
+}
+
+export class BulkWriter {
+  private admission = { gate: new Gate(BULK_ENRICH_CONCURRENCY), pace: new Pace() };
+
+  constructor(private deps: MemoryDeps) {}
+
+  write(caller: Caller, attempt: string, req: BulkRequest, opts: BulkOptions): Promise<BulkResult> {
+    const started = Date.now();
+    const budget = new BulkBudget(opts.budgetMs, started + opts.budgetMs);
+    return budget.settle(runBulk(this.deps, this.admission, caller, attempt, req, opts, budget, started));
+  }
+}
+
+async function runBulk(
+  deps: MemoryDeps, { gate, pace }: { gate: Gate; pace: Pace }, caller: Caller, attempt: string, req: BulkRequest,
+  opts: BulkOptions, budget: BulkBudget, started: number,
+): Promise<BulkResult> {
+  requireTrust(caller, TRUST.standard, 'Changing memories');
+  const tenantId = resolveTenant(caller, req.tenant_id, 'write');
+  resolveAgent(caller, req.agent_id); // an agent-scoped key naming another agent in the envelope: 403 for the batch
+
+  const results: BulkItemResult[] = req.items.map((_, index) => ({
+    index, client_request_id: clientRequestId(attempt, index), status: 'error', id: null, duplicate_of: null, error: null,
+  }));
+  const fail = (index: number, code: BulkErrorCode, message: string, detail?: ValidationItem[]) => {
+    results[index].error = detail ? { code, message, detail } : { code, message };
+  };
+
+  // 1. Per-item checks: schema problems from the HTTP layer, tenant, agent, content rules.
+  const candidates: Candidate[] = [];
+  req.items.forEach((item, index) => {
+    const at = ['body', 'items', index];
+    if ('invalid' in item) return fail(index, 'validation', 'The item is not a valid memory', item.invalid);
+    const f = item.fields;
+    if (f.tenant_id != null && f.tenant_id !== tenantId) {
+      return fail(index, 'validation', 'The item names another tenant than the request', [{
+        loc: [...at, 'tenant_id'], msg: `tenant_id must equal the request's tenant_id "${tenantId}"`, type: 'value_error', input: f.tenant_id, ctx: {},
+      }]);
+    }
+    let agentId: string;
+    try {
+      agentId = resolveAgent(caller, f.agent_id ?? req.agent_id)!;
+    } catch (err) {
+      if (err instanceof ApiError) return fail(index, 'forbidden', err.message);
+      throw err;
+    }
+    const input: CreateMemoryInput = {
+      ...f, tenant_id: tenantId, agent_id: agentId, content: f.content ?? '',
+      fleet_id: f.fleet_id !== undefined ? f.fleet_id : (req.fleet_id ?? null),
+    };
+    try {
+      const m = prepareMemory(input, at);
+      candidates.push({ index, crid: results[index].client_request_id, agentId, m, text: indexText(input.title, m.content) });
+    } catch (err) {
+      if (err instanceof ValidationError) return fail(index, 'validation', 'The item is not a valid memory', err.items);
+      throw err;
+    }
+  });
+
+  // 2. Rows an earlier try of this attempt stored, or whose content is already stored, need no
+  // enrichment. This read only saves work: the transaction classifies every row again.
+  const known = candidates.length ? await findHolders(deps.db, tenantId, candidates) : { byAttempt: new Map(), byContent: new Map() };
+  const fresh = candidates.filter((c) => !known.byAttempt.has(c.crid) && !known.byContent.has(contentKey(c.m.fleetId, c.m.hash)));
+
+  // 3. Enrichment: one embedder call for the whole batch (the pool spreads it over its workers),
+  // entity extraction alongside. Items not enriched in time fail; the rest go on.
+  let enrichStart: number | null = null;
+  if (fresh.length) {
+    const leave = await gate.enter();
+    let working: Promise<unknown> = Promise.resolve();
+    const holdAtMost = Date.now() + opts.enrichTimeoutMs + opts.budgetMs;
+    try {
+      budget.check(); // the budget may have run out while this batch waited its turn
+      if (budget.left() < pace.expect(fresh.length)) budget.abort(); // it would run out before the commit
+      enrichStart = Date.now();
+      const embedded = track(deps.embedder.embed(fresh.map((c) => c.text)));
+      const extracted = fresh.map((c) => track(deps.entities.extract(c.text).catch((err) => {
+        deps.log?.warn({ err }, 'entity extraction failed');
+        return EMPTY_EXTRACTION;
+      })));
+      working = Promise.all([embedded.settled, ...extracted.map((e) => e.settled)]);
+      await waitUntil(working, Math.min(enrichStart + opts.enrichTimeoutMs, budget.deadline));
+      budget.check();
+      if (embedded.state.error !== undefined) {
+        deps.log?.warn({ err: embedded.state.error }, 'embedding failed');
+        throw new ApiError(503, 'Service Unavailable', 'The embedder is unavailable; retry later', {}, { 'retry-after': '1' });
+      }
+      fresh.forEach((c, i) => {
+        if (embedded.state.done && extracted[i].state.done) {
+          c.vector = embedded.state.value![i];
+          c.extraction = extracted[i].state.value!;
+        } else {
+          fail(c.index, 'enrichment_timeout', `Embedding or entity extraction did not finish within ${opts.enrichTimeoutMs} ms; retry with the same X-Bulk-Attempt-Id`);
+        }
+      });
+    } finally {
+      // The place is handed on only when the models are done with this batch, also when the batch
+      // stopped waiting for them: work nobody waits for must not pile up in the worker pools.
+      // (A model that never answers frees it after a while.)
+      void waitUntil(working, holdAtMost).then(leave);
+    }
+  }
+  const timedOut = new Set(fresh.filter((c) => !c.vector).map((c) => c.index));
+  const ready = candidates.filter((c) => !timedOut.has(c.index));
+
+  // 4. Storage: one transaction for the batch.
+  const quota = deps.quotaPerTenant;
+  let stored: number;
+  if (ready.length === 0) {
+    const { rows } = await deps.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM memories WHERE tenant_id = $1 AND deleted_at IS NULL`, [tenantId]);
+    stored = Number(rows[0].n);
+  } else {
+    const out = await deps.db.tx((q) => storeBatch(q, deps, tenantId, ready, quota, budget));
+    if (enrichStart !== null) pace.observe(Date.now() - enrichStart, fresh.length);
+    stored = out.stored;
+    ready.forEach((c, i) => {
+      const o = out.outcomes[i];
+      const r = results[c.index];
+      if (o.status === 'missing') {
+        fail(c.index, 'missing_storage_id', 'The row was neither stored nor found afterwards; retry with the same X-Bulk-Attempt-Id');
+        return;
+      }
+      r.status = o.status;
+      if (o.status === 'duplicate_content') r.duplicate_of = o.duplicateOf;
+      else r.id = o.id;
+    });
+  }
+
+  for (const c of ready) {
+    const r = results[c.index];
+    if (r.status === 'created') publishWritten(deps.bus, deps.log, tenantId, { memory_id: r.id, fleet_id: c.m.fleetId, agent_id: c.agentId, op: 'create' });
+  }
+  const count = (s: BulkItemStatus) => results.filter((r) => r.status === s).length;
+  return {
+    created: count('created'),
+    duplicates: count('duplicate_attempt') + count('duplicate_content'),
+    errors: count('error'),
+    results,
+    usage: { memories_stored: stored, memories_limit: quota, writes_remaining: Math.max(quota - stored, 0) },
+    bulk_ms: Date.now() - started,
+  };
+}
+
+/** Rows that already hold these candidates' attempt ids, and live rows holding their content. */
+async function findHolders(q: Queryable, tenantId: string, rows: Candidate[]) {
+  const byAttempt = new Map<string, string>();
+  const byContent = new Map<string, string>();
+  const { rows: a } = await q.query<{ id: string; client_request_id: string }>(
+    `SELECT id, client_request_id FROM memories WHERE tenant_id = $1 AND client_request_id = ANY($2::text[])`,
+    [tenantId, rows.map((r) => r.crid)]);
+  for (const r of a) byAttempt.set(r.client_request_id, r.id);
+  const open = rows.filter((r) => !byAttempt.has(r.crid));
+  if (open.length) {
+    const { rows: h } = await q.query<{ id: string; fleet_key: string; content_hash: string }>(
+      `SELECT m.id, coalesce(m.fleet_id, '') AS fleet_key, m.content_hash
+       FROM unnest($2::text[], $3::text[]) AS k(fleet_key, content_hash)
+       JOIN memories m ON m.tenant_id = $1 AND coalesce(m.fleet_id, '') = k.fleet_key AND m.content_hash = k.content_hash
+                      AND m.deleted_at IS NULL`,
+      [tenantId, open.map((r) => r.m.fleetId ?? ''), open.map((r) => r.m.hash)]);
+    for (const r of h) byContent.set(contentKey(r.fleet_key, r.content_hash), r.id);
+  }
+  return { byAttempt, byContent };
+}
+
+/** The transaction of a batch: insert the enriched rows, classify every row, record entities. */
+async function storeBatch(q: Queryable, deps: MemoryDeps, tenantId: string, rows: Candidate[], quota: number, budget: BulkBudget) {
+  budget.check();
+  const { rows: c } = await q.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM memories WHERE tenant_id = $1 AND deleted_at IS NULL`, [tenantId]);
+  const before = Number(c[0].n);
+
+  const enriched = rows.filter((r) => r.vector);
+  let ins: { id: string; client_request_id: string }[] = [];
+  if (enriched.length) {
+    const p = new Params();
+    const tuples = enriched.map((r) => memoryValues(p, {
+      id: randomUUID(), tenantId, agentId: r.agentId, m: r.m, vector: r.vector!, model: deps.embedder.modelId, clientRequestId: r.crid,
+    }));
+    // No conflict target: a row taken by either unique index (attempt or content) is skipped here
+    // and classified below.
+    ({ rows: ins } = await q.query<{ id: string; client_request_id: string }>(
+      `INSERT INTO memories (${INSERT_COLUMNS}) VALUES ${tuples.join(', ')} ON CONFLICT DO NOTHING RETURNING id, client_request_id`,
+      p.values));
+  }
+  // The whole batch fits or none of it is written (the transaction rolls back).
+  if (before + ins.length > quota) throw quotaExceeded(tenantId, before, quota, ins.length);
+  budget.check();
+
+  const inserted = new Map(ins.map((r) => [r.client_request_id, r.id]));
+  const rest = rows.filter((r) => !inserted.has(r.crid));
+  const { byAttempt, byContent } = rest.length ? await findHolders(q, tenantId, rest) : { byAttempt: new Map(), byContent: new Map() };
+  const created = enriched.filter((r) => inserted.has(r.crid));
+  await recordExtractions(q, tenantId, created.map((r) => ({ memoryId: inserted.get(r.crid)!, extraction: r.extraction!, given: r.m.input })));
+  budget.check();
+  budget.committing = true;
+  const outcomes = classifyRows(rows.map((r) => ({ crid: r.crid, contentKey: contentKey(r.m.fleetId, r.m.hash) })), inserted, byAttempt, byContent);
+  return { outcomes, stored: before + ins.length };
+}
