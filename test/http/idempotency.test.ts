@@ -2,6 +2,7 @@
 // response (status, body, headers), 422 for the same key with another request, 409 while in flight.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, withConfig, type TestApp } from '../helpers/app.js';
+import { holdEmbedder } from '../helpers/hold.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -22,18 +23,6 @@ const write = (body: unknown, idem: string, opts: { key?: string } = {}) =>
 
 const bulk = (body: unknown, idem: string | null, attempt: string) =>
   t.api('POST', '/api/v1/memories/bulk', { body, headers: { 'x-bulk-attempt-id': attempt, ...(idem ? { 'idempotency-key': idem } : {}) } });
-
-/** Holds every embedder call until the returned release is called. */
-function holdEmbedder() {
-  let release!: () => void;
-  const gate = new Promise<void>((r) => { release = r; });
-  const embed = t.services.embedder.embed.bind(t.services.embedder);
-  const spy = vi.spyOn(t.services.embedder, 'embed').mockImplementation(async (texts: string[]) => {
-    await gate;
-    return embed(texts);
-  });
-  return { release: () => { release(); spy.mockRestore(); }, spy };
-}
 
 describe('Idempotency-Key on POST /api/v1/memories', () => {
   it('replays the final response with the same status, body and headers, and stores one row', async () => {
@@ -64,7 +53,7 @@ describe('Idempotency-Key on POST /api/v1/memories', () => {
   it('a concurrent request with a key still in flight is a 409; afterwards the final response is replayed', async () => {
     const k = key();
     const body = { tenant_id: 'i3', agent_id: 'a1', content: 'Held while the embedder thinks.' };
-    const hold = holdEmbedder();
+    const hold = holdEmbedder(t);
     const first = write(body, k);
     try {
       await vi.waitFor(() => expect(hold.spy).toHaveBeenCalled(), { timeout: 20_000 });
@@ -132,7 +121,7 @@ describe('Idempotency-Key on POST /api/v1/memories/bulk', () => {
 
   it('409 while the first bulk request with the key is in flight', async () => {
     const k = key();
-    const hold = holdEmbedder();
+    const hold = holdEmbedder(t);
     const first = bulk(body('j2'), k, 'att-j2');
     try {
       await vi.waitFor(() => expect(hold.spy).toHaveBeenCalled(), { timeout: 20_000 });

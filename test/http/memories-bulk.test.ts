@@ -2,6 +2,7 @@
 // determinism, duplicates, per-item errors, concurrency of retries, tenant isolation.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, withConfig, type TestApp } from '../helpers/app.js';
+import { holdEmbedder } from '../helpers/hold.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -297,27 +298,20 @@ describe('bulk write: concurrency and failures', () => {
   });
 
   it('at most two batches have work in the models: a batch that gave up keeps its place until its work is done', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((r) => { release = r; });
-    const embed = t.services.embedder.embed.bind(t.services.embedder);
-    const spy = vi.spyOn(t.services.embedder, 'embed').mockImplementation(async (texts: string[]) => {
-      await gate;
-      return embed(texts);
-    });
+    const hold = holdEmbedder(t);
     try {
       const late = await withConfig(t, { bulkBudgetMs: 1_500 }, () => Promise.all(
         [1, 2, 3].map((n) => bulk({ tenant_id: 'c8', agent_id: 'a1', items: items(2) }, { attempt: `held-${n}` }))));
       expect(late.map((r) => r.status)).toEqual([504, 504, 504]);
       // The third batch never reached the models: the first two still hold both places.
-      expect(spy).toHaveBeenCalledTimes(2);
+      expect(hold.spy).toHaveBeenCalledTimes(2);
     } finally {
-      release();
+      hold.release();
     }
     await vi.waitFor(async () => {
       const r = await bulk({ tenant_id: 'c8', agent_id: 'a1', items: items(1) });
       expect(r.status).toBe(200);
     }, { timeout: 30_000 });
-    spy.mockRestore();
     expect(await count('c8')).toBe(1);
   });
 
