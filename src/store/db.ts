@@ -16,6 +16,12 @@ export interface Db extends Queryable {
   readonly kind: 'pglite' | 'pg';
   /** Runs fn inside one transaction; commits when it resolves, rolls back when it throws. */
   tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * One statement under transaction-local settings (set_config(name, value, true)), e.g. the
+   * HNSW scan parameters, which must be in force before the statement starts. Embedded, the
+   * whole transaction is one message to the database thread instead of four.
+   */
+  queryWithSettings<T = Row>(settings: Record<string, string>, sql: string, params?: unknown[]): Promise<QueryResult<T>>;
   /** Cheap liveness probe used by /health. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -27,6 +33,15 @@ export function pgCode(err: unknown): string | undefined {
 }
 
 export const UNIQUE_VIOLATION = '23505';
+
+/** The statement that applies transaction-local settings, with its parameters. */
+export function setConfigStatement(settings: Record<string, string>): { sql: string; params: string[] } {
+  const names = Object.keys(settings);
+  return {
+    sql: `SELECT ${names.map((_, i) => `set_config($${2 * i + 1}, $${2 * i + 2}, true)`).join(', ')}`,
+    params: names.flatMap((n) => [n, settings[n]]),
+  };
+}
 
 /** pgvector text literal for a vector parameter (`$n::vector`). */
 export function vectorLiteral(v: ArrayLike<number>): string {

@@ -1,6 +1,6 @@
 // Postgres server through node-postgres (DATABASE_URL). Needs the vector extension.
 import pg from 'pg';
-import type { Db, Queryable, QueryResult, Row } from './db.js';
+import { setConfigStatement, type Db, type Queryable, type QueryResult, type Row } from './db.js';
 
 // Return timestamps as Date, bigint counts as numbers (counts here stay far below 2^53).
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -39,6 +39,14 @@ export class PgDb implements Db {
       client.release();
       throw err;
     }
+  }
+
+  queryWithSettings<T = Row>(settings: Record<string, string>, sql: string, params?: unknown[]): Promise<QueryResult<T>> {
+    const set = setConfigStatement(settings);
+    return this.tx(async (q) => {
+      await q.query(set.sql, set.params);
+      return q.query<T>(sql, params);
+    });
   }
 
   async ping(): Promise<boolean> {

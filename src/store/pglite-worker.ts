@@ -4,7 +4,14 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type SerializerOptions } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 
-interface Request { id: number; op: 'query' | 'exec' | 'close' | 'dump'; sql?: string; params?: unknown[] }
+interface Request {
+  id: number;
+  op: 'query' | 'exec' | 'close' | 'dump' | 'local';
+  sql?: string;
+  params?: unknown[];
+  /** op 'local': the set_config statement run first, in the same transaction. */
+  set?: { sql: string; params: string[] };
+}
 
 const { dataDir, loadFrom } = workerData as { dataDir?: string; loadFrom?: Uint8Array };
 
@@ -60,7 +67,13 @@ parentPort!.on('message', async (msg: Request) => {
     }
     const params = msg.params ?? [];
     const binary = params.some((p) => p instanceof Uint8Array);
-    const res = await db.query(msg.sql!, params, binary ? { serializers: await vectorSerializer(db) } : undefined);
+    const options = binary ? { serializers: await vectorSerializer(db) } : undefined;
+    const res = msg.op === 'local'
+      ? await db.transaction(async (tx) => {
+          await tx.query(msg.set!.sql, msg.set!.params);
+          return tx.query(msg.sql!, params, options);
+        })
+      : await db.query(msg.sql!, params, options);
     parentPort!.postMessage({
       id: msg.id,
       ok: true,

@@ -2,7 +2,7 @@
 // transaction must own it: a FIFO lock keeps other queries out until it ends.
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../infra/worker.js';
-import type { Db, Queryable, QueryResult, Row } from './db.js';
+import { setConfigStatement, type Db, type Queryable, type QueryResult, type Row } from './db.js';
 
 class Lock {
   private tail: Promise<void> = Promise.resolve();
@@ -48,17 +48,21 @@ export class PgliteDb implements Db {
     this.pending.clear();
   }
 
-  private send(op: 'query' | 'exec' | 'close' | 'dump', sql?: string, params?: unknown[]): Promise<any> {
+  private send(op: 'query' | 'exec' | 'close' | 'dump' | 'local', sql?: string, params?: unknown[], set?: { sql: string; params: string[] }): Promise<any> {
     if (this.dead) return Promise.reject(this.dead);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, op, sql, params: params?.map((v) => (v === undefined ? null : v)) });
+      this.worker.postMessage({ id, op, sql, params: params?.map((v) => (v === undefined ? null : v)), set });
     });
   }
 
   query<T = Row>(sql: string, params?: unknown[]): Promise<QueryResult<T>> {
     return this.lock.run(() => this.send('query', sql, params));
+  }
+
+  queryWithSettings<T = Row>(settings: Record<string, string>, sql: string, params?: unknown[]): Promise<QueryResult<T>> {
+    return this.lock.run(() => this.send('local', sql, params, setConfigStatement(settings)));
   }
 
   /** Runs a multi-statement script (migrations). */

@@ -108,16 +108,14 @@ export async function sharedTripleIds(
  */
 export async function neighbourIds(db: Db, tenantId: string, memoryId: string, k: number): Promise<string[]> {
   if (k <= 0) return [];
-  return db.tx(async (q) => {
-    await q.query(`SET LOCAL hnsw.iterative_scan = relaxed_order`);
-    const { rows } = await q.query<{ id: string }>(
-      `SELECT m.id FROM memories m
-       WHERE m.tenant_id = $1 AND m.id <> $2 AND m.deleted_at IS NULL AND m.embedding IS NOT NULL
-       ORDER BY m.embedding <=> (SELECT e.embedding FROM memories e WHERE e.tenant_id = $1 AND e.id = $2)
-       LIMIT $3`,
-      [tenantId, memoryId, k]);
-    return rows.map((r) => r.id);
-  });
+  const { rows } = await db.queryWithSettings<{ id: string }>(
+    { 'hnsw.iterative_scan': 'relaxed_order' },
+    `SELECT m.id FROM memories m
+     WHERE m.tenant_id = $1 AND m.id <> $2 AND m.deleted_at IS NULL AND m.embedding IS NOT NULL
+     ORDER BY m.embedding <=> (SELECT e.embedding FROM memories e WHERE e.tenant_id = $1 AND e.id = $2)
+     LIMIT $3`,
+    [tenantId, memoryId, k]);
+  return rows.map((r) => r.id);
 }
 
 /** Candidate rows with their similarity to the memory under detection. */

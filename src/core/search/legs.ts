@@ -3,7 +3,7 @@
 // legs fused in TypeScript are faster and clearer). Every leg applies the same row predicate
 // (filters.ts).
 import type { Db, Queryable, Row } from '../../store/db.js';
-import { vectorLiteral } from '../../store/db.js';
+import { vectorParam } from '../../store/db.js';
 import { Params } from '../memories/params.js';
 import type { EntityLegConfig, KeywordLegConfig, VectorLegConfig } from './config.js';
 import { searchConditions, type SearchFilter } from './filters.js';
@@ -150,7 +150,7 @@ export async function vectorLeg(
   db: Db, f: SearchFilter, vector: Float32Array, others: string[], cfg: VectorLegConfig, enabled: boolean,
 ): Promise<VectorResult> {
   const p = new Params();
-  const v = p.add(vectorLiteral(vector), 'vector');
+  const v = p.add(vectorParam(vector), 'vector');
   const tenant = p.add(f.tenantId);
   const otherIds = p.add(others, 'uuid[]');
   const simsSql = `SELECT m.id, m.weight, m.created_at, 1 - (m.embedding <=> ${v}) AS similarity, false AS ranked
@@ -167,10 +167,7 @@ export async function vectorLeg(
       UNION ALL (${simsSql})`;
     // pgvector accepts ef_search up to 1000.
     const ef = Math.min(1000, Math.max(cfg.efSearchMin, Math.ceil(cfg.k * cfg.efSearchFactor)));
-    rows = await db.tx(async (q) => {
-      await q.query(`SELECT set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', $2, true)`, [String(ef), cfg.iterativeScan]);
-      return (await q.query(sql, p.values)).rows;
-    });
+    ({ rows } = await db.queryWithSettings({ 'hnsw.ef_search': String(ef), 'hnsw.iterative_scan': cfg.iterativeScan }, sql, p.values));
   }
   const similarity = new Map<string, number>();
   const ranked: VectorHit[] = [];
