@@ -34,6 +34,35 @@ describe('write quota', () => {
   });
 });
 
+describe('usage counter', () => {
+  it('follows bulk writes, soft deletes by id and by filter, and direct row deletes', async () => {
+    const live = async () => (await t.services.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM memories WHERE tenant_id = 'u1' AND deleted_at IS NULL`)).rows[0].n;
+    const counter = async () => (await t.services.db.query<{ n: number }>(
+      `SELECT live_memories::int AS n FROM tenant_usage WHERE tenant_id = 'u1'`)).rows[0]?.n ?? 0;
+    const bulk = await t.api('POST', '/api/v1/memories/bulk', {
+      body: { tenant_id: 'u1', agent_id: 'a1', items: [{ content: 'one' }, { content: 'two' }, { content: 'three', agent_id: 'a2' }] },
+      headers: { 'x-bulk-attempt-id': 'usage-1' },
+    });
+    expect(bulk.body.usage.memories_stored).toBe(3);
+    expect(await counter()).toBe(3);
+    const ids = bulk.body.results.map((r: { id: string }) => r.id);
+    expect((await t.api('POST', '/api/v1/memories/bulk-delete', { body: { tenant_id: 'u1', ids: [ids[0]] } })).status).toBe(200);
+    // Deleting a deleted row again changes nothing.
+    await t.api('POST', '/api/v1/memories/bulk-delete', { body: { tenant_id: 'u1', ids: [ids[0]] } });
+    expect(await counter()).toBe(2);
+    expect((await t.api('DELETE', '/api/v1/memories?tenant_id=u1&agent_id=a2')).status).toBe(204);
+    expect(await counter()).toBe(1);
+    await t.services.db.query(`DELETE FROM memories WHERE tenant_id = 'u1' AND id = $1`, [ids[0]]); // already soft-deleted
+    expect(await counter()).toBe(1);
+    await t.services.db.query(`DELETE FROM memories WHERE tenant_id = 'u1' AND id = $1`, [ids[1]]);
+    expect(await counter()).toBe(0);
+    expect(await live()).toBe(0);
+    const next = await write('u1', 'four');
+    expect(next.body.usage.memories_stored).toBe(1);
+  });
+});
+
 describe('provider failures', () => {
   it('an embedder failure refuses the write with 503 and stores nothing', async () => {
     const spy = vi.spyOn(t.services.embedder, 'embed').mockRejectedValueOnce(new Error('model crashed'));

@@ -13,7 +13,7 @@ import { indexText } from './content.js';
 import { Params } from './params.js';
 import type { MemoryDeps } from './service.js';
 import type { CreateMemoryInput, Usage } from './types.js';
-import { INSERT_COLUMNS, memoryValues, prepareMemory, publishWritten, quotaExceeded, type PreparedMemory } from './write.js';
+import { INSERT_COLUMNS, liveMemories, memoryValues, prepareMemory, publishWritten, quotaExceeded, type PreparedMemory } from './write.js';
 
 export const BULK_MAX_ITEMS = 100;
 
@@ -345,9 +345,7 @@ async function runBulk(
   const quota = deps.quotaPerTenant;
   let stored: number;
   if (ready.length === 0) {
-    const { rows } = await deps.db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM memories WHERE tenant_id = $1 AND deleted_at IS NULL`, [tenantId]);
-    stored = Number(rows[0].n);
+    stored = await liveMemories(deps.db, tenantId);
   } else {
     const out = await deps.db.tx((q) => storeBatch(q, deps, tenantId, ready, quota, budget));
     if (enrichStart !== null) pace.observe(Date.now() - enrichStart, fresh.length);
@@ -404,9 +402,7 @@ async function findHolders(q: Queryable, tenantId: string, rows: Candidate[]) {
 /** The transaction of a batch: insert the enriched rows, classify every row, record entities. */
 async function storeBatch(q: Queryable, deps: MemoryDeps, tenantId: string, rows: Candidate[], quota: number, budget: BulkBudget) {
   budget.check();
-  const { rows: c } = await q.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM memories WHERE tenant_id = $1 AND deleted_at IS NULL`, [tenantId]);
-  const before = Number(c[0].n);
+  const before = await liveMemories(q, tenantId);
 
   const enriched = rows.filter((r) => r.vector);
   let ins: { id: string; client_request_id: string }[] = [];

@@ -21,7 +21,7 @@ import { visibilityPredicate } from './visibility.js';
 import { BulkWriter, type BulkOptions, type BulkRequest, type BulkResult } from './bulk.js';
 import { redistribute, type RedistributeRequest, type RedistributeResult } from './redistribute.js';
 import {
-  checkMetadata, checkType, checkValidity, INSERT_COLUMNS, isContentDuplicate, memoryValues, prepareMemory, publishWritten, quotaExceeded,
+  checkMetadata, checkType, checkValidity, INSERT_COLUMNS, isContentDuplicate, liveMemories, memoryValues, prepareMemory, publishWritten, quotaExceeded,
 } from './write.js';
 import {
   canonicalType,
@@ -138,9 +138,7 @@ export class MemoryService {
     let out: { row: Row; links: MemoryRecord['entity_links']; stored: number };
     try {
       out = await this.deps.db.tx(async (q) => {
-        const { rows: c } = await q.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM memories WHERE tenant_id = $1 AND deleted_at IS NULL`, [tenantId]);
-        const stored = Number(c[0].n);
+        const stored = await liveMemories(q, tenantId);
         if (stored >= quota) throw quotaExceeded(tenantId, stored, quota);
         const p = new Params();
         const values = memoryValues(p, { id, tenantId, agentId, m: prepared, vector, model: this.deps.embedder.modelId, clientRequestId: null });

@@ -2,7 +2,7 @@
 // the INSERT column list and values, the quota refusal and the post-commit event.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { pgCode, UNIQUE_VIOLATION, vectorParam } from '../../store/db.js';
+import { pgCode, UNIQUE_VIOLATION, vectorParam, type Queryable } from '../../store/db.js';
 import type { EventBus } from '../../infra/bus/types.js';
 import { publishWithRetry } from '../../infra/bus/retry.js';
 import { ApiError, invalid } from '../../http/errors.js';
@@ -77,6 +77,13 @@ export function memoryValues(
     p.add(vectorParam(row.vector), 'vector'), p.add(row.model), p.add(row.clientRequestId),
   ];
   return `(${values.join(', ')})`;
+}
+
+/** Live memories of a tenant, the quota's measure: one row kept by triggers (migration 045). */
+export async function liveMemories(q: Queryable, tenantId: string): Promise<number> {
+  const { rows } = await q.query<{ n: number }>(
+    `SELECT coalesce((SELECT live_memories FROM tenant_usage WHERE tenant_id = $1), 0)::int AS n`, [tenantId]);
+  return Number(rows[0].n);
 }
 
 /** 429 for a write that would take the tenant past its quota (DEFAULTS "Memories"). */
