@@ -35,7 +35,8 @@ const cpuMs = () => {
   return (u.user + u.system) / 1000;
 };
 
-const MAX_TRIES = 5;
+// A refused batch is told when to come back (Retry-After), so a client may be refused a few times.
+const MAX_TRIES = 10;
 
 /**
  * Sends one batch as a careful client does: a 504, 503 or 429, or items that failed for a

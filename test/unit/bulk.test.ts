@@ -1,6 +1,6 @@
 // Pure pieces of bulk write, idempotency and rate limiting.
 import { describe, expect, it } from 'vitest';
-import { BulkBudget, bulkHttpStatus, classifyRows, clientRequestId, Gate, Pace } from '../../src/core/memories/bulk.js';
+import { Admission, BulkBudget, bulkHttpStatus, classifyRows, clientRequestId, Gate, Pace } from '../../src/core/memories/bulk.js';
 import { fingerprint, Idempotency, isFinal } from '../../src/core/idempotency.js';
 import { takeToken } from '../../src/infra/rate-limit.js';
 import { MemoryCache } from '../../src/infra/cache/memory.js';
@@ -135,6 +135,40 @@ describe('Pace', () => {
     expect(pace.expect(100)).toBeCloseTo(1_200); // the median of 10, 12 and 50 ms per item
     for (let i = 0; i < 8; i++) pace.observe(2_000, 100);
     expect(pace.expect(50)).toBeCloseTo(1_000); // only the last eight count
+  });
+});
+
+describe('Admission', () => {
+  it('expects the queued work ahead shared by the places, and forgets a batch once it leaves', async () => {
+    const a = new Admission(2);
+    a.pace.observe(1_000, 100); // 10 ms per item
+    expect(a.expectedWait()).toBe(0);
+    const first = await a.enter(100);
+    const second = await a.enter(50);
+    expect(a.expectedWait()).toBeCloseTo((150 * 10) / 2);
+    let thirdIn = false;
+    const third = a.enter(100).then((leave) => { thirdIn = true; return leave; });
+    expect(a.expectedWait()).toBeCloseTo((250 * 10) / 2); // waiting batches count too
+    first();
+    first(); // leaving twice changes nothing
+    const leaveThird = await third;
+    expect(thirdIn).toBe(true);
+    expect(a.expectedWait()).toBeCloseTo((150 * 10) / 2);
+    second();
+    leaveThird();
+    expect(a.expectedWait()).toBe(0);
+  });
+
+  it('refuses with a 504 whose Retry-After covers the expected wait', () => {
+    const budget = new BulkBudget(1_000, Date.now() + 1_000);
+    try {
+      budget.refuse(2_400);
+      expect.unreachable();
+    } catch (err: any) {
+      expect(err.status).toBe(504);
+      expect(err.headers['retry-after']).toBe('3');
+    }
+    expect(() => budget.check()).toThrow(); // a refused batch can no longer commit
   });
 });
 

@@ -126,6 +126,16 @@ export class BulkBudget {
     if (this.aborted || this.left() <= 0) this.abort();
   }
 
+  /** Refuses the batch before it waits or works: 504 with the seconds after which there should be room. */
+  refuse(waitMs: number): never {
+    this.aborted = true;
+    const e = this.error();
+    throw new ApiError(e.status, e.title,
+      `The bulk write would not commit within its budget of ${this.budgetMs} ms: the batches ahead of it need about ` +
+      `${Math.ceil(waitMs / 1000)} s. Nothing of it was stored; retry with the same X-Bulk-Attempt-Id after Retry-After.`,
+      {}, { 'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))) });
+  }
+
   /** Gives up on the request: 504, and the transaction can no longer commit. */
   abort(): never {
     this.aborted = true;
@@ -237,8 +247,41 @@ export class Pace {
   }
 }
 
+/**
+ * Admission of batches to enrichment: the FIFO gate, the recent pace, and the items of the batches
+ * queued at or holding a place in the gate. A batch that could not commit within its budget after
+ * the work ahead of it is refused at once, with Retry-After, instead of waiting to be refused.
+ */
+export class Admission {
+  readonly gate: Gate;
+  readonly pace = new Pace();
+  private queuedItems = 0;
+
+  constructor(places = BULK_ENRICH_CONCURRENCY) {
+    this.gate = new Gate(places);
+  }
+
+  /** Expected ms until a batch arriving now has a place: the work ahead, shared by the places. */
+  expectedWait(): number {
+    return this.pace.expect(this.queuedItems) / this.gate.size;
+  }
+
+  /** Queues for a place; resolves with the function that gives it up (idempotent). */
+  async enter(items: number): Promise<() => void> {
+    this.queuedItems += items;
+    const leave = await this.gate.enter();
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      this.queuedItems -= items;
+      leave();
+    };
+  }
+}
+
 export class BulkWriter {
-  private admission = { gate: new Gate(BULK_ENRICH_CONCURRENCY), pace: new Pace() };
+  private admission = new Admission();
 
   constructor(private deps: MemoryDeps) {}
 
@@ -250,7 +293,7 @@ export class BulkWriter {
 }
 
 async function runBulk(
-  deps: MemoryDeps, { gate, pace }: { gate: Gate; pace: Pace }, caller: Caller, attempt: string, req: BulkRequest,
+  deps: MemoryDeps, admission: Admission, caller: Caller, attempt: string, req: BulkRequest,
   opts: BulkOptions, budget: BulkBudget, started: number,
 ): Promise<BulkResult> {
   requireTrust(caller, TRUST.standard, 'Changing memories');
@@ -303,8 +346,11 @@ async function runBulk(
   // 3. Enrichment: one embedder call for the whole batch (the pool spreads it over its workers),
   // entity extraction alongside. Items not enriched in time fail; the rest go on.
   let enrichStart: number | null = null;
+  const { pace } = admission;
   if (fresh.length) {
-    const leave = await gate.enter();
+    const wait = admission.expectedWait();
+    if (wait + pace.expect(fresh.length) > budget.left()) budget.refuse(wait);
+    const leave = await admission.enter(fresh.length);
     let working: Promise<unknown> = Promise.resolve();
     const holdAtMost = Date.now() + opts.enrichTimeoutMs + opts.budgetMs;
     try {
