@@ -6,6 +6,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   ingest: async () => (await import('./ingest.js')).runIngestBench(),
   search: async () => (await import('./search.js')).runSearchBench(),
   bulk: async () => (await import('./bulk.js')).runBulkBench(),
+  locomo: async () => (await import('./locomo.js')).runLocomoBench(),
 };
 
 const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(BENCHES);

@@ -252,6 +252,18 @@ describe('keyword leg and word statistics', () => {
     expect(after.diagnostic.candidates.keyword).toBe(1);
     expect(before.diagnostic.candidates.keyword).toBe(50);
   });
+
+  it('a title word counts less than a content word (keyword.titleWeight)', async () => {
+    const T = 'title-weight';
+    for (const d of DISTRACTORS) await write(T, d);
+    // Same word, in the title of a short memory and in the content of a longer one: with equal
+    // weights the shorter one would rank first (length normalisation).
+    const inTitle = await write(T, 'Zoo notes.', { title: 'Wombat' });
+    const inContent = await write(T, 'The wombat enclosure at the city zoo needs new fencing before the winter notes.');
+    const { items } = await search({ tenant_id: T, query: 'wombat' });
+    expect(item(items, inContent.id).diagnostic.ranks.keyword).toBe(1);
+    expect(item(items, inTitle.id).diagnostic.ranks.keyword).toBe(2);
+  });
 });
 
 describe('vector leg', () => {

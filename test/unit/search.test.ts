@@ -8,6 +8,7 @@ import {
 } from '../../src/core/search/summary.js';
 import { summaryPrompt, withConflictNote } from '../../src/core/search/llm-summary.js';
 import { loadConfig } from '../../src/config.js';
+import { rankWeights } from '../../src/core/search/legs.js';
 import { frequenciesFromStats, NO_FREQUENCIES, planKeywordQuery, TermStats, tsQuote } from '../../src/core/search/keyword-plan.js';
 
 const NOW = new Date('2025-06-01T00:00:00Z');
@@ -29,6 +30,12 @@ describe('search configuration', () => {
     expect(() => resolveSearchConfig({ vector: { k: 0 } })).toThrow(/vector\.k must be an integer/);
     expect(() => resolveSearchConfig({ keyword: { match: 'some' } })).toThrow(/keyword\.match/);
     expect(() => resolveSearchConfig({ fusion: [] })).toThrow(/search config\.fusion must be an object/);
+    expect(() => resolveSearchConfig({ keyword: { titleWeight: 1.5 } })).toThrow(/keyword\.titleWeight must be in \[0, 1\]/);
+  });
+
+  it('ranks title words (weight D) at keyword.titleWeight of content words (weight A)', () => {
+    expect(DEFAULT_SEARCH_CONFIG.keyword.titleWeight).toBe(0.3);
+    expect(rankWeights({ titleWeight: 0.3 })).toEqual([0.3, 0.3, 0.3, 1]);
   });
 
   it('is read from LOCI_SEARCH_CONFIG as JSON', () => {

@@ -43,6 +43,11 @@ export interface KeywordLegConfig {
   rank: 'ts_rank' | 'ts_rank_cd';
   /** ts_rank normalization bit mask (1: divide by 1 + log(length)). */
   normalization: number;
+  /**
+   * Weight of a title word relative to a content word (1) in the ranking (migration 050 stores
+   * title lexemes with weight D, content lexemes with weight A). Matching ignores it.
+   */
+  titleWeight: number;
 }
 
 export interface EntityLegConfig {
@@ -106,7 +111,7 @@ export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
   vector: { enabled: true, k: 50, efSearchMin: 64, efSearchFactor: 2, iterativeScan: 'relaxed_order' },
   keyword: {
     enabled: true, k: 50, match: 'two', maxTermFrequency: 0.1, rareTermRows: 500, maxTerms: 8, candidateLimit: 500,
-    statsMaxAgeMs: 60_000, rank: 'ts_rank_cd', normalization: 1,
+    statsMaxAgeMs: 60_000, rank: 'ts_rank_cd', normalization: 1, titleWeight: 0.3,
   },
   entity: {
     enabled: true, k: 50, maxNgram: 3, useExtractor: false, partialWeight: 0.5, maxEntities: 6, linksPerEntity: 100,
@@ -144,6 +149,7 @@ export function resolveSearchConfig(overrides: unknown = {}, base: SearchConfig 
   if (!Number.isInteger(out.keyword.normalization) || out.keyword.normalization < 0 || out.keyword.normalization > 63) {
     throw new Error('search config keyword.normalization must be an integer bit mask 0–63');
   }
+  if (!(out.keyword.titleWeight >= 0 && out.keyword.titleWeight <= 1)) throw new Error('search config keyword.titleWeight must be in [0, 1]');
   return out;
 }
 

@@ -72,9 +72,16 @@ export async function analyzeQuery(
 }
 
 /**
+ * The ranking functions' weights array, {D, C, B, A}: title lexemes are stored with weight D,
+ * content lexemes with A (migration 050).
+ */
+export const rankWeights = (cfg: Pick<KeywordLegConfig, 'titleWeight'>): number[] =>
+  [cfg.titleWeight, cfg.titleWeight, cfg.titleWeight, 1];
+
+/**
  * Full-text leg over memories.search_tsv: the query's lexemes planned against the term
  * statistics (keyword-plan.ts), matched through the GIN index, at most candidateLimit
- * candidates ranked.
+ * candidates ranked (a title word counts titleWeight of a content word).
  */
 export async function keywordLeg(
   db: Queryable, f: SearchFilter, lexemes: string[], cfg: KeywordLegConfig, freqs: TermFrequencies,
@@ -89,7 +96,7 @@ export async function keywordLeg(
        WHERE ${w.join(' AND ')} AND m.search_tsv @@ ${p.add(plan.match, 'tsquery')}
        LIMIT ${p.add(cfg.candidateLimit, 'int')}
      ) AS c
-     ORDER BY ${cfg.rank}(c.search_tsv, ${p.add(plan.rank, 'tsquery')}, ${p.add(cfg.normalization, 'int')}) DESC, c.id
+     ORDER BY ${cfg.rank}(${p.add(rankWeights(cfg), 'float4[]')}, c.search_tsv, ${p.add(plan.rank, 'tsquery')}, ${p.add(cfg.normalization, 'int')}) DESC, c.id
      LIMIT ${p.add(cfg.k, 'int')}`, p.values);
   return { candidates: rows.map(toCandidate), terms: plan.terms };
 }
