@@ -9,7 +9,7 @@ import {
 import { summaryPrompt, withConflictNote } from '../../src/core/search/llm-summary.js';
 import { loadConfig } from '../../src/config.js';
 import { rankWeights } from '../../src/core/search/legs.js';
-import { frequenciesFromStats, NO_FREQUENCIES, planKeywordQuery, TermStats, tsQuote } from '../../src/core/search/keyword-plan.js';
+import { frequenciesFromStats, inverseFrequency, NO_FREQUENCIES, planKeywordQuery, TermStats, tsQuote } from '../../src/core/search/keyword-plan.js';
 
 const NOW = new Date('2025-06-01T00:00:00Z');
 const c = (id: string, weight = 0.5, createdAt = NOW): Candidate => ({ id, weight, createdAt });
@@ -235,14 +235,25 @@ describe('keyword plan', () => {
 
   it('any mode, a single word, and a question of common words only', () => {
     expect(planKeywordQuery(['budget', 'falcon'], stats, { ...cfg, match: 'any' }).match).toBe(`'falcon' | 'budget'`);
-    expect(planKeywordQuery(['budget'], stats, cfg)).toEqual({ match: `'budget'`, rank: `'budget'`, terms: ['budget'] });
+    expect(planKeywordQuery(['budget'], stats, cfg)).toMatchObject({ match: `'budget'`, rank: `'budget'`, terms: ['budget'] });
     expect(planKeywordQuery(['meet', 'team'], stats, cfg).terms).toEqual(['team']);
-    expect(planKeywordQuery([], stats, cfg)).toEqual({ match: null, rank: null, terms: [] });
+    expect(planKeywordQuery([], stats, cfg)).toEqual({ match: null, rank: null, terms: [], idf: [] });
   });
 
   it('without statistics every word counts, each alone enough; maxTerms keeps the rarest', () => {
     expect(planKeywordQuery(['b', 'a'], NO_FREQUENCIES, cfg).match).toBe(`('a' & 'b') | 'a' | 'b'`);
     expect(planKeywordQuery(['x1', 'x2', 'x3', 'falcon'], stats, { ...cfg, maxTerms: 2 }).terms).toEqual(['x1', 'x2']);
+  });
+
+  it('weighs each kept word by its inverse document frequency, rarest highest', () => {
+    const plan = planKeywordQuery(['budget', 'falcon', 'launch'], stats, cfg);
+    // launch is unlisted: it takes the floor's frequency, 0.001 × 100,000 = 100 rows.
+    expect(plan.idf[0]).toBeCloseTo(Math.log(1 + (100_000 - 100 + 0.5) / 100.5), 6);
+    expect(plan.idf[1]).toBeCloseTo(Math.log(1 + (100_000 - 1_000 + 0.5) / 1_000.5), 6);
+    expect(plan.idf[0]).toBeGreaterThan(plan.idf[1]);
+    expect(plan.idf[1]).toBeGreaterThan(plan.idf[2]);
+    expect(inverseFrequency(0.5, 0)).toBe(1); // no statistics: all words alike
+    expect(inverseFrequency(1, 1000)).toBeCloseTo(Math.log(1 + 0.5 / 1000.5), 9);
   });
 
   it('quotes lexemes for tsquery input', () => {

@@ -39,8 +39,12 @@ export interface KeywordLegConfig {
   candidateLimit: number;
   /** How long word frequencies read from the planner statistics are reused. */
   statsMaxAgeMs: number;
-  /** Postgres ranking function over search_tsv. */
-  rank: 'ts_rank' | 'ts_rank_cd';
+  /**
+   * Ranking over search_tsv: `idf` sums, over the query's words, ts_rank of the word alone times
+   * the word's inverse document frequency (from the same planner statistics), so a rare word
+   * outweighs a common one, as in BM25; `ts_rank` / `ts_rank_cd` rank all words at once, alike.
+   */
+  rank: 'idf' | 'ts_rank' | 'ts_rank_cd';
   /** ts_rank normalization bit mask (1: divide by 1 + log(length)). */
   normalization: number;
   /**
@@ -145,7 +149,7 @@ export function resolveSearchConfig(overrides: unknown = {}, base: SearchConfig 
     const v = (out[leg] as unknown as Record<string, number>)[key];
     if (!Number.isInteger(v) || v < 1) throw new Error(`search config ${leg}.${key} must be a positive integer`);
   }
-  if (!['ts_rank', 'ts_rank_cd'].includes(out.keyword.rank)) throw new Error('search config keyword.rank must be "ts_rank" or "ts_rank_cd"');
+  if (!['idf', 'ts_rank', 'ts_rank_cd'].includes(out.keyword.rank)) throw new Error('search config keyword.rank must be "idf", "ts_rank" or "ts_rank_cd"');
   if (!Number.isInteger(out.keyword.normalization) || out.keyword.normalization < 0 || out.keyword.normalization > 63) {
     throw new Error('search config keyword.normalization must be an integer bit mask 0–63');
   }

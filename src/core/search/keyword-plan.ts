@@ -28,6 +28,19 @@ export interface KeywordPlan {
   rank: string | null;
   /** The kept lexemes, rarest first. */
   terms: string[];
+  /** Inverse document frequency of each kept lexeme (same order as terms). */
+  idf: number[];
+}
+
+/**
+ * BM25's inverse document frequency, ln(1 + (N − n + 0.5) / (n + 0.5)), with n = freq × N. A word
+ * the statistics do not list is rarer than their floor: it gets the floor's frequency (a lower
+ * bound of its idf). Without statistics every word weighs the same.
+ */
+export function inverseFrequency(freq: number, rows: number): number {
+  if (rows <= 0) return 1;
+  const n = Math.min(rows, Math.max(0, freq * rows));
+  return Math.log(1 + (rows - n + 0.5) / (n + 0.5));
 }
 
 /** A lexeme as a quoted tsquery operand (input syntax: quotes doubled, backslashes escaped). */
@@ -35,7 +48,7 @@ export const tsQuote = (lexeme: string) => `'${lexeme.replace(/\\/g, '\\\\').rep
 
 export function planKeywordQuery(lexemes: readonly string[], stats: TermFrequencies, cfg: KeywordLegConfig): KeywordPlan {
   const unique = [...new Set(lexemes.filter((l) => l.length > 0))];
-  if (unique.length === 0) return { match: null, rank: null, terms: [] };
+  if (unique.length === 0) return { match: null, rank: null, terms: [], idf: [] };
   const freqOf = (l: string) => stats.freq.get(l) ?? stats.floor;
   const byRarity = unique.map((l) => ({ l, f: freqOf(l) })).sort((a, b) => a.f - b.f || (a.l < b.l ? -1 : 1));
   let kept = byRarity.filter((t) => t.f <= cfg.maxTermFrequency);
@@ -43,14 +56,15 @@ export function planKeywordQuery(lexemes: readonly string[], stats: TermFrequenc
   if (kept.length === 0) kept = byRarity.slice(0, 1);
   kept = kept.slice(0, cfg.maxTerms);
   const terms = kept.map((t) => t.l);
+  const idf = kept.map((t) => inverseFrequency(t.f, stats.rows));
   const any = terms.map(tsQuote).join(' | ');
-  if (cfg.match === 'any' || kept.length === 1) return { match: any, rank: any, terms };
+  if (cfg.match === 'any' || kept.length === 1) return { match: any, rank: any, terms, idf };
   const parts: string[] = [];
   for (let i = 0; i < kept.length; i++) {
     for (let j = i + 1; j < kept.length; j++) parts.push(`(${tsQuote(kept[i].l)} & ${tsQuote(kept[j].l)})`);
   }
   for (const t of kept) if (t.f * stats.rows <= cfg.rareTermRows) parts.push(tsQuote(t.l));
-  return { match: parts.join(' | '), rank: any, terms };
+  return { match: parts.join(' | '), rank: any, terms, idf };
 }
 
 /**

@@ -7,7 +7,7 @@ import { vectorParam } from '../../store/db.js';
 import { Params } from '../memories/params.js';
 import type { EntityLegConfig, KeywordLegConfig, VectorLegConfig } from './config.js';
 import { searchConditions, type SearchFilter } from './filters.js';
-import { planKeywordQuery, type TermFrequencies } from './keyword-plan.js';
+import { planKeywordQuery, tsQuote, type TermFrequencies } from './keyword-plan.js';
 import type { Candidate } from './fusion.js';
 
 const toCandidate = (r: Row): Candidate => ({
@@ -90,13 +90,19 @@ export async function keywordLeg(
   if (!plan.match || !plan.rank) return { candidates: [], terms: plan.terms };
   const p = new Params();
   const w = searchConditions(p, f);
+  const weights = p.add(rankWeights(cfg), 'float4[]');
+  const norm = p.add(cfg.normalization, 'int');
+  const score = cfg.rank === 'idf'
+    ? `(SELECT sum(ts_rank(${weights}, c.search_tsv, t.q, ${norm}) * t.idf)
+        FROM unnest(${p.add(plan.terms.map(tsQuote), 'tsquery[]')}, ${p.add(plan.idf, 'float8[]')}) AS t(q, idf))`
+    : `${cfg.rank}(${weights}, c.search_tsv, ${p.add(plan.rank, 'tsquery')}, ${norm})`;
   const { rows } = await db.query(
     `SELECT c.id, c.weight, c.created_at FROM (
        SELECT m.id, m.weight, m.created_at, m.search_tsv FROM memories m
        WHERE ${w.join(' AND ')} AND m.search_tsv @@ ${p.add(plan.match, 'tsquery')}
        LIMIT ${p.add(cfg.candidateLimit, 'int')}
      ) AS c
-     ORDER BY ${cfg.rank}(${p.add(rankWeights(cfg), 'float4[]')}, c.search_tsv, ${p.add(plan.rank, 'tsquery')}, ${p.add(cfg.normalization, 'int')}) DESC, c.id
+     ORDER BY ${score} DESC, c.id
      LIMIT ${p.add(cfg.k, 'int')}`, p.values);
   return { candidates: rows.map(toCandidate), terms: plan.terms };
 }
