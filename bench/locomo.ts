@@ -4,7 +4,7 @@
 // and MRR per category, beside the published BM25 and DRAGON figures.
 // Data: ../shared/bench/locomo10.json from the repository root, or LOCI_LOCOMO_PATH (not part of
 // the repository: CC BY-NC, evaluation only). LOCI_LOCOMO_LIMIT=n runs the first n conversations.
-// The search configuration is LOCOMO_SEARCH_CONFIG unless LOCI_SEARCH_CONFIG is set.
+// The search configuration is the service's own (LOCI_SEARCH_CONFIG overrides it, as for the server).
 // LOCI_LOCOMO_ANALYZE=0 skips the statistics pass after the writes (refreshStatistics).
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -21,18 +21,6 @@ const TOP_K = 20;
 const CONTEXT_TURN_CHARS = 200;
 const TITLE_MAX = 500;
 const TARGETS = { r10: 70, r5: 62 };
-
-/**
- * The search configuration the benchmark runs with unless LOCI_SEARCH_CONFIG is set (set it to
- * '{}' to measure the service defaults). Chosen on this benchmark (docs/retrieval.md): the keyword
- * leg carries most of the signal on short conversational turns, ranked with ts_rank over every
- * match; the entity leg adds nothing here.
- */
-export const LOCOMO_SEARCH_CONFIG = {
-  entity: { enabled: false },
-  keyword: { rank: 'ts_rank', candidateLimit: 5000 },
-  fusion: { rrfK: 20, weights: { keyword: 3 } },
-};
 
 /** Published reference points (see the data README). */
 const REFERENCES = {
@@ -220,7 +208,7 @@ export async function runLocomoBench() {
   const { path, samples } = data;
   const analyze = process.env.LOCI_LOCOMO_ANALYZE !== '0';
 
-  const srv = await startBenchServer({ LOCI_SEARCH_CONFIG: process.env.LOCI_SEARCH_CONFIG ?? JSON.stringify(LOCOMO_SEARCH_CONFIG) });
+  const srv = await startBenchServer();
   try {
     const w = await writeConversations(srv, samples);
     log(`${w.turns} turns in ${w.writeS.toFixed(1)} s (${(w.turns / w.writeS).toFixed(1)}/s); ${w.duplicates} repeated an earlier turn word for word`);
@@ -239,7 +227,7 @@ export async function runLocomoBench() {
         ts_valid_start: 'session date', metadata: 'dia_id, session, speaker, session_date',
         fleet: 'one per conversation (sample_id)', analyze_after_writes: analyze,
       },
-      search_config_overrides: process.env.LOCI_SEARCH_CONFIG ?? LOCOMO_SEARCH_CONFIG,
+      search_config_overrides: process.env.LOCI_SEARCH_CONFIG ?? null,
       search_config: srv.services.search.config,
       evidence_repairs: { ...repairs, dropped_ids_count: repairs.dropped_ids.length },
       ...summary,

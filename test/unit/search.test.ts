@@ -34,8 +34,8 @@ describe('search configuration', () => {
   });
 
   it('ranks title words (weight D) at keyword.titleWeight of content words (weight A)', () => {
-    expect(DEFAULT_SEARCH_CONFIG.keyword.titleWeight).toBe(0.3);
     expect(rankWeights({ titleWeight: 0.3 })).toEqual([0.3, 0.3, 0.3, 1]);
+    expect(rankWeights({ titleWeight: 0 })).toEqual([0, 0, 0, 1]);
   });
 
   it('is read from LOCI_SEARCH_CONFIG as JSON', () => {
@@ -216,7 +216,7 @@ describe('LLM summary prompt', () => {
 });
 
 describe('keyword plan', () => {
-  const cfg = DEFAULT_SEARCH_CONFIG.keyword;
+  const cfg = { ...DEFAULT_SEARCH_CONFIG.keyword, maxTermFrequency: 0.1, maxTerms: 8, rareTermRows: 500 };
   const stats = { freq: new Map([['meet', 0.4], ['team', 0.2], ['budget', 0.05], ['falcon', 0.01]]), floor: 0.001, rows: 100_000 };
 
   it('drops words in more than maxTermFrequency of the memories, keeps the rest rarest first', () => {

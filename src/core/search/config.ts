@@ -114,14 +114,16 @@ export interface SearchConfig {
 export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
   vector: { enabled: true, k: 50, efSearchMin: 64, efSearchFactor: 2, iterativeScan: 'relaxed_order' },
   keyword: {
-    enabled: true, k: 50, match: 'two', maxTermFrequency: 0.1, rareTermRows: 500, maxTerms: 8, candidateLimit: 500,
-    statsMaxAgeMs: 60_000, rank: 'ts_rank_cd', normalization: 1, titleWeight: 0.3,
+    enabled: true, k: 50, match: 'two', maxTermFrequency: 0.5, rareTermRows: 500, maxTerms: 16, candidateLimit: 1000,
+    statsMaxAgeMs: 60_000, rank: 'idf', normalization: 0, titleWeight: 0.4,
   },
   entity: {
     enabled: true, k: 50, maxNgram: 3, useExtractor: false, partialWeight: 0.5, maxEntities: 6, linksPerEntity: 100,
     candidateLimit: 150,
   },
-  fusion: { rrfK: 60, weights: { vector: 1, keyword: 1, entity: 0.6 } },
+  // Chosen on LoCoMo (docs/retrieval.md): with a 512-d sentence encoder the keyword leg, ranked by
+  // idf, carries most of the signal on short turns; a low rrfK lets a leg's first ranks decide.
+  fusion: { rrfK: 10, weights: { vector: 1, keyword: 3, entity: 0.3 } },
   boosts: { weight: 0.1, recency: 0.05, recencyHalfLifeDays: 30 },
   summary: { mmrLambda: 0.7, duplicateThreshold: 0.8, maxFacts: 12, maxFactChars: 400 },
 };
