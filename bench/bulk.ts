@@ -5,7 +5,7 @@
 // Scale: BENCH_BULK_BATCHES (sequential batches, default 20), BENCH_BULK_CONCURRENT_BATCHES
 // (default 60), BENCH_BULK_CLIENTS (default 20), BENCH_BULK_SIZE (items per batch, default 100).
 // Server settings come from the environment as usual (LOCI_EMBED_WORKERS, LOCI_BULK_BUDGET_MS, …).
-import { percentiles, startBenchServer, writeResult, type BenchServer } from './lib.js';
+import { percentiles, reportResult, startBenchServer, type BenchServer } from './lib.js';
 
 const SEQ_BATCHES = Number(process.env.BENCH_BULK_BATCHES ?? 20);
 const CONC_BATCHES = Number(process.env.BENCH_BULK_CONCURRENT_BATCHES ?? 60);
@@ -132,10 +132,7 @@ export async function runBulkBench() {
         concurrent_throughput: concurrent.memories_per_s >= TARGET_PER_S,
       },
     };
-    const file = writeResult('bulk', result);
-    console.log(JSON.stringify(result, null, 2));
-    console.log(`written ${file}`);
-    return result;
+    return reportResult('bulk', result);
   } finally {
     await srv.close();
   }

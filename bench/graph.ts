@@ -2,7 +2,7 @@
 // tenant with BENCH_GRAPH_MEMORIES memories (default 100k). The graph is seeded with SQL — a
 // synthetic one with hub entities, three links per memory and co-occurrence relations — since
 // read latency does not depend on how rows came in; a third of the memories are scope_agent.
-import { startBenchServer, timeIt, writeResult } from './lib.js';
+import { reportResult, startBenchServer, timeIt } from './lib.js';
 
 const MEMORIES = Number(process.env.BENCH_GRAPH_MEMORIES ?? 100_000);
 const REPS = Number(process.env.BENCH_GRAPH_REPS ?? 100);
@@ -61,10 +61,7 @@ export async function runGraphBench() {
       graph_default: await timeIt(REPS, () => get('/api/v1/graph?tenant_id=default')),
       graph_hub_depth2: await timeIt(REPS, () => get(`/api/v1/graph?tenant_id=default&entity_id=${hub}&depth=2&limit=100`)),
     };
-    const file = writeResult('graph', result);
-    console.log(JSON.stringify(result, null, 2));
-    console.log(`written ${file}`);
-    return result;
+    return reportResult('graph', result);
   } finally {
     await srv.close();
   }

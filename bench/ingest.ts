@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { makePdf, zip } from '../test/fixtures/make-fixtures.js';
 import { extractText } from '../src/providers/extract/index.js';
-import { percentiles, startBenchServer, writeResult, type BenchServer } from './lib.js';
+import { percentiles, reportResult, startBenchServer, type BenchServer } from './lib.js';
 
 const MB = Number(process.env.BENCH_INGEST_MB ?? 2);
 const RUNS = Number(process.env.BENCH_INGEST_RUNS ?? 3);
@@ -140,10 +140,7 @@ export async function runIngestBench() {
       docx: await benchFile(srv, 'docx', docx, DOCX_TYPE, 'report.docx'),
       note: 'Timings over HTTP on 127.0.0.1 with the embedded defaults (PGlite, USE-Lite); phases are sequential per run.',
     };
-    const file = writeResult('ingest', result);
-    console.log(JSON.stringify(result, null, 2));
-    console.log(`written ${file}`);
-    return result;
+    return reportResult('ingest', result);
   } finally {
     await srv.close();
   }

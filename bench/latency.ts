@@ -1,7 +1,7 @@
 // Write and list latency over HTTP at 100k memories in one tenant (embedded mode).
 // The 100k rows are seeded with one SQL statement (list latency does not depend on how rows came in).
 import { randomUUID } from 'node:crypto';
-import { startBenchServer, timeIt, writeResult } from './lib.js';
+import { reportResult, startBenchServer, timeIt } from './lib.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 
@@ -61,10 +61,7 @@ export async function runLatencyBench() {
       targets: { list_p95_ms: 20, write_p50_ms: 60 },
       pass: { list_p95: list.p95_ms <= 20, write_p50: write.p50_ms <= 60 },
     };
-    const file = writeResult('latency', result);
-    console.log(JSON.stringify(result, null, 2));
-    console.log(`written ${file}`);
-    return result;
+    return reportResult('latency', result);
   } finally {
     await srv.close();
   }

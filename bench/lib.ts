@@ -86,3 +86,11 @@ export function writeResult(name: string, result: object): string {
   writeFileSync(file, JSON.stringify({ name, at: new Date().toISOString(), machine: machine(), ...result }, null, 2) + '\n');
   return file;
 }
+
+/** Writes the result (writeResult), prints it and where it went, and returns it. */
+export function reportResult<T extends object>(name: string, result: T): T {
+  const file = writeResult(name, result);
+  console.log(JSON.stringify(result, null, 2));
+  console.log(`written ${file}`);
+  return result;
+}

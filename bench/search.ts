@@ -11,7 +11,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { percentiles, startBenchServer, timeIt, writeResult, type BenchServer } from './lib.js';
+import { percentiles, reportResult, startBenchServer, timeIt, type BenchServer } from './lib.js';
 import { corpusQuestions, corpusSentences } from './search-corpus.js';
 import { vectorLiteral } from '../src/store/db.js';
 import type { Extraction } from '../src/providers/entities/types.js';
@@ -253,10 +253,7 @@ export async function runSearchBench() {
       },
       note: 'Sequential requests on one machine; figures from a shared machine are noisy. Leg timings overlap: embed runs beside keyword and entity.',
     };
-    const file = writeResult('search', result);
-    console.log(JSON.stringify(result, null, 2));
-    console.log(`written ${file}`);
-    return result;
+    return reportResult('search', result);
   } finally {
     await srv.close();
   }
