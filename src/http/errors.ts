@@ -1,52 +1,31 @@
-// Error shapes of the API: pydantic-style 422 `{detail: [...]}` for validation,
-// application/problem+json for every other 4xx/5xx. Nothing internal leaks out.
+// Maps core's domain errors to the API's error shapes: pydantic-style 422 `{detail: [...]}` for
+// validation, application/problem+json for every other 4xx/5xx. Nothing internal leaks out.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { asDomainError, DomainError, ValidationError, type ValidationItem } from '../core/errors.js';
 
-export interface ValidationItem {
-  loc: (string | number)[];
-  msg: string;
-  type: string;
-  input: unknown;
-  ctx: Record<string, unknown>;
-}
-
-/** An error a core service or route raises on purpose; becomes a problem+json body. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly title: string,
-    message: string,
-    readonly extra: Record<string, unknown> = {},
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-  }
-}
-
-/** A validation failure raised outside the schema layer (cross-field rules). */
-export class ValidationError extends Error {
-  constructor(readonly items: ValidationItem[]) {
-    super(items.map((i) => i.msg).join('; '));
-  }
-}
-
-export const notFound = (what: string) => new ApiError(404, 'Not Found', `${what} not found`);
-export const forbidden = (msg: string, extra: Record<string, unknown> = {}) => new ApiError(403, 'Forbidden', msg, extra);
-export const unauthorized = () =>
-  new ApiError(401, 'Unauthorized', 'An API key is required: send it in the X-API-Key header');
-export const conflict = (msg: string, extra: Record<string, unknown> = {}) => new ApiError(409, 'Conflict', msg, extra);
-export const badRequest = (msg: string, extra: Record<string, unknown> = {}) => new ApiError(400, 'Bad Request', msg, extra);
-
-export function invalid(loc: (string | number)[], msg: string, type = 'value_error', input: unknown = null, ctx: Record<string, unknown> = {}) {
-  return new ValidationError([{ loc, msg, type, input, ctx }]);
-}
+export const problemBody = (status: number, title: string, detail: string, extra: Record<string, unknown> = {}) =>
+  ({ type: 'about:blank', title, status, detail, ...extra });
 
 export function sendProblem(reply: FastifyReply, status: number, title: string, detail: string, extra: Record<string, unknown> = {}) {
   return reply
     .code(status)
     .header('content-type', 'application/problem+json; charset=utf-8')
-    .send({ type: 'about:blank', title, status, detail, ...extra });
+    .send(problemBody(status, title, detail, extra));
 }
+
+/**
+ * The status and body a domain failure answers with on every surface: a 422 `{detail}` for
+ * validation, a problem document otherwise; null for an unexpected error (a 500 the log explains).
+ */
+export function domainErrorBody(raw: unknown): { status: number; body: Record<string, unknown>; headers: Record<string, string> } | null {
+  const err = asDomainError(raw);
+  if (err instanceof DomainError) return { status: err.status, body: problemBody(err.status, err.title, err.message, err.extra), headers: err.headers };
+  if (err instanceof ValidationError) return { status: 422, body: { detail: err.items }, headers: {} };
+  return null;
+}
+
+/** The body of a 500: no message, stack or internal name. */
+export const INTERNAL_ERROR_BODY = problemBody(500, 'Internal Server Error', 'The server could not complete the request');
 
 const PART_LOC: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
@@ -147,12 +126,14 @@ const FASTIFY_STATUS: Record<string, [number, string]> = {
 };
 
 export function registerErrorHandling(app: FastifyInstance) {
-  app.setErrorHandler((err: FastifyError & Record<string, any>, req: FastifyRequest, reply: FastifyReply) => {
-    if (err instanceof ApiError) {
-      for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
-      return sendProblem(reply, err.status, err.title, err.message, err.extra);
+  app.setErrorHandler((raw: FastifyError & Record<string, any>, req: FastifyRequest, reply: FastifyReply) => {
+    const known = domainErrorBody(raw);
+    if (known) {
+      for (const [k, v] of Object.entries(known.headers)) reply.header(k, v);
+      const type = known.status === 422 ? 'application/json' : 'application/problem+json';
+      return reply.code(known.status).header('content-type', `${type}; charset=utf-8`).send(known.body);
     }
-    if (err instanceof ValidationError) return sendValidation(reply, err.items);
+    const err = raw;
     if (err.validation) {
       return sendValidation(reply, err.validation.map((e: any) => ajvToItem(e, err.validationContext ?? 'body')));
     }
@@ -171,7 +152,7 @@ export function registerErrorHandling(app: FastifyInstance) {
     const status = typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     if (status === 500) {
       req.log.error({ err }, 'unhandled error');
-      return sendProblem(reply, 500, 'Internal Server Error', 'The server could not complete the request');
+      return reply.code(500).header('content-type', 'application/problem+json; charset=utf-8').send(INTERNAL_ERROR_BODY);
     }
     return sendProblem(reply, status, 'Bad Request', err.message);
   });

@@ -12,10 +12,15 @@ export interface Queryable {
   query<T = Row>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
 }
 
+export interface TxOptions {
+  /** Per-statement time limit inside this transaction; 0 lifts it (migrations). Default: the database's. */
+  statementTimeoutMs?: number;
+}
+
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'pg';
   /** Runs fn inside one transaction; commits when it resolves, rolls back when it throws. */
-  tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  tx<T>(fn: (q: Queryable) => Promise<T>, opts?: TxOptions): Promise<T>;
   /**
    * One statement under transaction-local settings (set_config(name, value, true)), e.g. the
    * HNSW scan parameters, which must be in force before the statement starts. Embedded, the
@@ -33,6 +38,14 @@ export function pgCode(err: unknown): string | undefined {
 }
 
 export const UNIQUE_VIOLATION = '23505';
+/** SQLSTATE of a statement cancelled for running past its time limit. */
+export const QUERY_CANCELED = '57014';
+
+/** No single statement may hold the database longer than this unless its caller says so. */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
+
+/** A statement stopped for running past its time limit (either driver); the request fails, not the service. */
+export const isStatementTimeout = (err: unknown) => pgCode(err) === QUERY_CANCELED;
 
 /** The statement that applies transaction-local settings, with its parameters. */
 export function setConfigStatement(settings: Record<string, string>): { sql: string; params: string[] } {

@@ -1,6 +1,6 @@
 // Postgres server through node-postgres (DATABASE_URL). Needs the vector extension.
 import pg from 'pg';
-import { setConfigStatement, type Db, type Queryable, type QueryResult, type Row } from './db.js';
+import { DEFAULT_STATEMENT_TIMEOUT_MS, setConfigStatement, type Db, type Queryable, type QueryResult, type Row, type TxOptions } from './db.js';
 
 // Return timestamps as Date, bigint counts as numbers (counts here stay far below 2^53).
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -9,8 +9,12 @@ export class PgDb implements Db {
   readonly kind = 'pg' as const;
   private pool: pg.Pool;
 
-  constructor(url: string, max = 10) {
-    this.pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000 });
+  /** statementTimeoutMs: the server cancels any statement running longer (SQLSTATE 57014). */
+  constructor(url: string, max = 10, statementTimeoutMs = DEFAULT_STATEMENT_TIMEOUT_MS) {
+    this.pool = new pg.Pool({
+      connectionString: url, max, connectionTimeoutMillis: 5_000,
+      ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
+    });
     // An idle client losing its connection must not crash the process; /health reports it.
     this.pool.on('error', () => undefined);
   }
@@ -20,7 +24,7 @@ export class PgDb implements Db {
     return { rows: res.rows as T[], rowCount: res.rowCount ?? res.rows.length };
   }
 
-  async tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
+  async tx<T>(fn: (q: Queryable) => Promise<T>, opts: TxOptions = {}): Promise<T> {
     const client = await this.pool.connect();
     const q: Queryable = {
       query: async (sql, params) => {
@@ -30,6 +34,9 @@ export class PgDb implements Db {
     };
     try {
       await client.query('BEGIN');
+      if (opts.statementTimeoutMs !== undefined) {
+        await client.query(`SELECT set_config('statement_timeout', $1, true)`, [String(opts.statementTimeoutMs)]);
+      }
       const out = await fn(q);
       await client.query('COMMIT');
       client.release();

@@ -21,6 +21,9 @@ const ready = PGlite.create({
   loadDataDir: loadFrom ? new Blob([loadFrom]) : undefined,
 });
 
+// The owner starts statement clocks only once the database is open (initdb or recovery may take seconds).
+void ready.then(() => parentPort!.postMessage({ ready: true }), () => undefined);
+
 let vectorOid: Promise<number | null> | undefined;
 
 /** Vector parameters given as bytes (vectorParam) go over as binary; text literals stay text. */

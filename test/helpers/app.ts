@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import { inject } from 'vitest';
 import pino from 'pino';
 import { loadConfig, type Config } from '../../src/config.js';
-import { createServices, type Services } from '../../src/services.js';
+import { createServices, type ServiceOverrides, type Services } from '../../src/services.js';
 import { buildApp } from '../../src/app.js';
+import { LOCAL_OPERATOR } from '../../src/core/caller.js';
 import { PgliteDb } from '../../src/store/pglite.js';
 import { PgDb } from '../../src/store/pg.js';
 import type { Db } from '../../src/store/db.js';
@@ -19,7 +20,7 @@ export interface TestApp {
   config: Config;
   adminKey: string;
   /** Mints a key through the service (tenant-scoped unless agent given). */
-  key(tenant: string, opts?: { agent?: string; trust?: number; readable?: string[] }): Promise<string>;
+  key(tenant: string, opts?: { agent?: string; trust?: number; readable?: string[]; fleet?: string }): Promise<string>;
   api(method: string, path: string, opts?: { key?: string | null; body?: unknown; headers?: Record<string, string>; raw?: string }): Promise<ApiResponse>;
   close(): Promise<void>;
 }
@@ -52,14 +53,17 @@ async function pgOverSocket(): Promise<{ db: Db; stop: () => Promise<void> }> {
   };
 }
 
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, overrides: ServiceOverrides = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'loci-app-'));
   const config = loadConfig({
     LOCI_DATA_DIR: dataDir,
     LOCI_LOG_LEVEL: 'silent',
     LOCI_EMBED_WORKERS: '1',
+    // An in-memory test database restarted by its watchdog loses its data: only a statement stuck
+    // far beyond any load on a shared 2-core machine may trip it here.
+    LOCI_DB_STATEMENT_TIMEOUT_MS: '120000',
     // Generous budgets: tests exercise rate limits explicitly where they mean to.
-    LOCI_RATE_WRITE: '100000', LOCI_RATE_BULK: '100000', LOCI_RATE_SEARCH: '100000', LOCI_RATE_OTHER: '100000',
+    LOCI_RATE_WRITE: '100000', LOCI_RATE_BULK: '100000', LOCI_RATE_SEARCH: '100000', LOCI_RATE_OTHER: '100000', LOCI_RATE_UNAUTHENTICATED: '100000',
     ...env,
   });
   let db: Db;
@@ -69,10 +73,10 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     db = s.db;
     stopDb = s.stop;
   } else {
-    db = new PgliteDb(undefined, readFileSync(inject('pgliteTemplate')));
+    db = new PgliteDb(undefined, readFileSync(inject('pgliteTemplate')), { statementTimeoutMs: config.dbStatementTimeoutMs });
   }
-  const services = await createServices(config, { db, log: pino({ level: 'silent' }) });
-  const admin = await services.keys.create({ tenant_id: config.standaloneTenant, trust_level: 3, name: 'test-admin' });
+  const services = await createServices(config, { db, log: pino({ level: 'silent' }), ...overrides });
+  const admin = await services.keys.create(LOCAL_OPERATOR, { tenant_id: config.standaloneTenant, trust_level: 3, name: 'test-admin' });
   const app = await buildApp(services);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const addr = app.server.address();
@@ -101,8 +105,8 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   return {
     url, services, config, adminKey: admin.key, api,
     async key(tenant, opts = {}) {
-      const k = await services.keys.create({
-        tenant_id: tenant, agent_id: opts.agent ?? null, trust_level: opts.trust ?? 1, readable_tenants: opts.readable ?? [],
+      const k = await services.keys.create(LOCAL_OPERATOR, {
+        tenant_id: tenant, agent_id: opts.agent ?? null, fleet_id: opts.fleet ?? null, trust_level: opts.trust ?? 1, readable_tenants: opts.readable ?? [],
       });
       return k.key;
     },

@@ -11,8 +11,6 @@ export const FEATURE_COLLECTIONS: ReadonlySet<string> = new Set(['skills', 'inge
 export const DOC_MAX_BYTES = 1024 * 1024;
 /** System writes keep ingest sources (up to the 3 MB ingest cap) whole. */
 export const SYSTEM_DOC_MAX_BYTES = 4 * 1024 * 1024;
-/** Deeper documents are refused: recursion over them (here and in Postgres) must stay bounded. */
-export const MAX_DEPTH = 64;
 /** Only the head of the text is embedded; all of it is keyword-indexed. */
 export const EMBED_MAX_CHARS = 8_000;
 
@@ -22,17 +20,6 @@ export const isProtectedCollection = (c: string) => isSystemCollection(c) || FEA
 
 export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** Nesting depth of a JSON value (a scalar is 0, `{}` is 1). */
-export function jsonDepth(v: unknown, limit = MAX_DEPTH + 1): number {
-  if (typeof v !== 'object' || v === null) return 0;
-  let max = 0;
-  for (const child of Object.values(v)) {
-    if (max >= limit) break;
-    max = Math.max(max, jsonDepth(child, limit - 1));
-  }
-  return max + 1;
-}
 
 function collectStrings(v: unknown, out: string[]): void {
   if (typeof v === 'string') {
@@ -78,18 +65,21 @@ export class FilterConflictError extends Error {
  * fields ({"a.b": 1} ≡ {"a": {"b": 1}}), at any depth; the two spellings merge.
  */
 export function filterToContainment(filter: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  // Keys come from the caller: every object built here has no prototype, so a key such as
+  // "__proto__" is an ordinary field name and never reaches Object.prototype.
+  const dict = () => Object.create(null) as Record<string, unknown>;
+  const out = dict();
   const put = (target: Record<string, unknown>, path: string[], value: unknown, shown: string) => {
     let cur = target;
     for (const part of path.slice(0, -1)) {
-      const next = cur[part];
-      if (next === undefined) cur = cur[part] = {};
+      const next = Object.hasOwn(cur, part) ? cur[part] : undefined;
+      if (next === undefined) cur = cur[part] = dict();
       else if (isPlainObject(next)) cur = next;
       else throw new FilterConflictError(shown);
     }
     const last = path[path.length - 1];
     const v = isPlainObject(value) ? normalise(value, shown) : value;
-    const existing = cur[last];
+    const existing = Object.hasOwn(cur, last) ? cur[last] : undefined;
     if (existing === undefined) cur[last] = v;
     else if (isPlainObject(existing) && isPlainObject(v)) merge(existing, v, shown);
     else throw new FilterConflictError(shown);
@@ -98,7 +88,7 @@ export function filterToContainment(filter: Record<string, unknown>): Record<str
     for (const [k, v] of Object.entries(from)) put(into, [k], v, `${shown}.${k}`);
   };
   const normalise = (obj: Record<string, unknown>, shown: string) => {
-    const o: Record<string, unknown> = {};
+    const o = dict();
     for (const [k, v] of Object.entries(obj)) put(o, k.split('.'), v, `${shown}.${k}`);
     return o;
   };

@@ -1,0 +1,45 @@
+// The embedded database's watchdog: PGlite ignores statement_timeout, so a statement past the
+// limit must fail with 57014 and leave a working database behind, committed data intact.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PgliteDb } from '../../src/store/pglite.js';
+import { isStatementTimeout } from '../../src/store/db.js';
+
+describe('PgliteDb watchdog', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'loci-watchdog-'));
+  const restarts: string[] = [];
+  const db = new PgliteDb(join(dir, 'pg'), undefined, { statementTimeoutMs: 1500, onRestart: (r) => restarts.push(r) });
+  afterAll(async () => {
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('fails a runaway statement, restarts the database and keeps committed rows', async () => {
+    await db.query('CREATE TABLE kept (n int)');
+    await db.query('INSERT INTO kept VALUES (1), (2)');
+    const started = Date.now();
+    const err = await db.query('SELECT pg_sleep(20)').then(() => null, (e) => e);
+    expect(isStatementTimeout(err)).toBe(true);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(restarts).toHaveLength(1);
+    // Queued and later statements run on the fresh database, which holds what was committed.
+    const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM kept');
+    expect(rows[0].n).toBe(2);
+  });
+
+  it('aborts a transaction caught by a restart instead of running its rest outside it', async () => {
+    const err = await db.tx(async (q) => {
+      await q.query('INSERT INTO kept VALUES (3)');
+      await q.query('SELECT pg_sleep(20)');
+      await q.query('INSERT INTO kept VALUES (4)');
+    }).then(() => null, (e) => e);
+    expect(isStatementTimeout(err)).toBe(true);
+    const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM kept');
+    expect(rows[0].n).toBe(2);
+    // A transaction without a limit may run long.
+    const out = await db.tx(async (q) => (await q.query<{ ok: number }>('SELECT 1 AS ok FROM pg_sleep(2)')).rows[0].ok, { statementTimeoutMs: 0 });
+    expect(out).toBe(1);
+  });
+});
