@@ -1,6 +1,7 @@
 // The audit trail: events about a tenant's data that its owners may want to review, stored per
-// tenant and published on the bus. Today one type: `cross_tenant_read`, a read of the tenant's
-// data by a key of another tenant that was granted it (api_keys.readable_tenants).
+// tenant and published on the bus: `cross_tenant_read`, a read of the tenant's
+// data by a key of another tenant that was granted it (api_keys.readable_tenants); and
+// `keystone.set` / `keystone.delete`, a change of the tenant's mandatory rules.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db } from '../store/db.js';

@@ -10,11 +10,11 @@ const Nullable = (s: ReturnType<typeof Type.String>) => Type.Union([s, Type.Null
 const AuditEventSchema = Type.Object({
   id: Uuid,
   tenant_id: Type.String({ description: 'The tenant the event is about (for cross_tenant_read: the tenant that was read)' }),
-  type: Type.String({ description: 'e.g. cross_tenant_read' }),
+  type: Type.String({ description: 'cross_tenant_read, keystone.set or keystone.delete' }),
   actor_tenant_id: Nullable(Type.String()),
   actor_agent_id: Nullable(Type.String()),
   actor_key_id: Nullable(Type.String({ format: 'uuid' })),
-  detail: Type.Object({}, { additionalProperties: true, description: 'cross_tenant_read: {resource, query}' }),
+  detail: Type.Object({}, { additionalProperties: true, description: 'cross_tenant_read: {resource, query}; keystone.*: the rule\'s doc_id, scope, fleet_id, agent_id' }),
   created_at: DateTime,
 }, { $id: 'AuditEvent' });
 
@@ -32,7 +32,7 @@ export const auditRoutes = (s: Services): FastifyPluginAsync => async (app) => {
     schema: {
       tags: ['admin'], summary: 'Audit events, newest first',
       description: 'Every tenant unless `tenant_id` names one. Events: `cross_tenant_read` (a key read this tenant\'s entities or graph ' +
-        'through its readable tenants). Needs trust 3.',
+        'through its readable tenants), `keystone.set` and `keystone.delete` (a keystone changed). Needs trust 3.',
       querystring: ListQuery,
       response: {
         200: Type.Object({ items: Type.Array(Type.Ref('AuditEvent')), next_cursor: Type.Union([Type.String(), Type.Null()]) }),

@@ -104,7 +104,7 @@ export const RedistributeResultSchema = Type.Object({
   promoted: Type.Integer({ description: 'Moved rows promoted from scope_agent to scope_team' }),
   skipped: Type.Array(Type.Object({
     id: Uuid,
-    reason: Type.String({ description: 'duplicate_content: the target fleet already holds this content' }),
+    reason: Type.String({ description: 'duplicate_content: the target agent already holds this content in the destination fleet' }),
     existing_id: Uuid,
   })),
   has_more: Type.Boolean({ description: 'More rows match than limit: call again' }),

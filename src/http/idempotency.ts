@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../services.js';
 import { fingerprint, Idempotency, IN_FLIGHT_TTL_MS, isFinal } from '../core/idempotency.js';
-import { conflict, invalid, ApiError } from './errors.js';
+import { conflict, invalid, DomainError } from '../core/errors.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -37,7 +37,7 @@ export function registerIdempotency(app: FastifyInstance, s: Services) {
       claim = await idem.claim(scope, key, fp);
     } catch (err) {
       req.log.warn({ err }, 'idempotency store unavailable');
-      throw new ApiError(503, 'Service Unavailable', 'The idempotency store is unavailable; retry later', {}, { 'retry-after': '1' });
+      throw new DomainError(503, 'Service Unavailable', 'The idempotency store is unavailable; retry later', {}, { 'retry-after': '1' });
     }
     if (claim.kind === 'mismatch') {
       throw invalid(['header', 'idempotency-key'], 'This Idempotency-Key was already used with a different request body', 'idempotency_key_reused', key);

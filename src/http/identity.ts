@@ -1,10 +1,10 @@
-// Resolves the caller of every request: X-API-Key, then trusted gateway headers,
+// Resolves the caller of every request: the API key (X-API-Key or Authorization: Bearer), then trusted gateway headers,
 // then the standalone tenant, else anonymous. Keyed routes then demand authentication.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { type Caller, TRUST } from '../core/caller.js';
-import type { KeyService } from '../core/keys.js';
-import { unauthorized } from './errors.js';
+import { keyCaller, type KeyService } from '../core/keys.js';
+import { unauthorized } from '../core/errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -34,21 +34,23 @@ export function registerIdentity(app: FastifyInstance, config: Config, keys: Key
   });
 }
 
+/** The API key a request presents: X-API-Key, else `Authorization: Bearer <key>` (Caura's clients send either). */
+function presentedKey(req: FastifyRequest): string | undefined {
+  const key = header(req, 'x-api-key');
+  if (key) return key;
+  const auth = header(req, 'authorization');
+  const m = auth ? /^Bearer[ \t]+(\S+)\s*$/i.exec(auth) : null;
+  return m ? m[1] : undefined;
+}
+
 async function resolveCaller(req: FastifyRequest, config: Config, keys: KeyService): Promise<Caller> {
-  const raw = header(req, 'x-api-key');
+  const raw = presentedKey(req);
   if (raw) {
     const key = await keys.resolve(raw.trim());
     // A key that is wrong is an error even on open routes: the caller meant to authenticate.
     if (!key) throw unauthorized();
-    return {
-      tenantId: key.tenant_id,
-      agentId: key.agent_id,
-      trust: key.trust_level,
-      source: 'api_key',
-      keyId: key.id,
-      readableTenants: key.readable_tenants,
-      authenticated: true,
-    };
+    keys.touch(key.id);
+    return keyCaller(key);
   }
   const gwTenant = header(req, 'x-tenant-id');
   if (config.trustGateway && gwTenant) {

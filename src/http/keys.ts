@@ -2,14 +2,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { Services } from '../services.js';
-import { requireTrust, TRUST } from '../core/caller.js';
-import { notFound } from './errors.js';
 import { Ident, TenantId, Uuid, errorResponses } from './schemas.js';
 
 const KeyRecord = Type.Object({
   id: Uuid,
   tenant_id: Type.String(),
   agent_id: Type.Union([Type.String(), Type.Null()]),
+  fleet_id: Type.Union([Type.String(), Type.Null()], { description: 'The fleet the key is bound to: trust 1 stays in it, trust 2 crosses fleets' }),
   trust_level: Type.Integer(),
   name: Type.Union([Type.String(), Type.Null()]),
   readable_tenants: Type.Array(Type.String()),
@@ -22,6 +21,10 @@ const KeyRecord = Type.Object({
 const CreateKeyBody = Type.Object({
   tenant_id: TenantId,
   agent_id: Type.Optional(Ident),
+  fleet_id: Type.Optional(Type.String({
+    minLength: 1, maxLength: 200,
+    description: 'Bind the key to a fleet: with trust 0 or 1 it reads and writes only that fleet (plus reads of rows of no fleet and scope_org); with trust 2 it writes there by default and may cross fleets',
+  })),
   trust_level: Type.Integer({ minimum: 0, maximum: 3, default: 1 }),
   name: Type.Optional(Type.String({ maxLength: 200 })),
   readable_tenants: Type.Optional(Type.Array(TenantId, { maxItems: 100 })),
@@ -36,12 +39,7 @@ export const keyRoutes = (s: Services): FastifyPluginAsync => async (app) => {
       tags, summary: 'Mint an API key (shown once)', body: CreateKeyBody,
       response: { 201: Type.Intersect([Type.Ref('ApiKey'), Type.Object({ key: Type.String() })]), ...errorResponses() },
     },
-  }, async (req, reply) => {
-    requireTrust(req.caller, TRUST.admin, 'Minting keys');
-    const body = req.body as Static<typeof CreateKeyBody>;
-    const created = await s.keys.create(body);
-    return reply.code(201).send(created);
-  });
+  }, async (req, reply) => reply.code(201).send(await s.keys.create(req.caller, req.body as Static<typeof CreateKeyBody>)));
 
   app.get('/api/v1/admin/keys', {
     schema: {
@@ -49,10 +47,7 @@ export const keyRoutes = (s: Services): FastifyPluginAsync => async (app) => {
       querystring: Type.Object({ tenant_id: Type.Optional(TenantId) }),
       response: { 200: Type.Object({ items: Type.Array(Type.Ref('ApiKey')) }), ...errorResponses() },
     },
-  }, async (req) => {
-    requireTrust(req.caller, TRUST.admin, 'Listing keys');
-    return { items: await s.keys.list((req.query as { tenant_id?: string }).tenant_id) };
-  });
+  }, async (req) => ({ items: await s.keys.list(req.caller, (req.query as { tenant_id?: string }).tenant_id) }));
 
   app.delete('/api/v1/admin/keys/:id', {
     schema: {
@@ -61,8 +56,7 @@ export const keyRoutes = (s: Services): FastifyPluginAsync => async (app) => {
       response: { 204: Type.Null(), ...errorResponses(404) },
     },
   }, async (req, reply) => {
-    requireTrust(req.caller, TRUST.admin, 'Revoking keys');
-    if (!(await s.keys.revoke((req.params as { id: string }).id))) throw notFound('Key');
+    await s.keys.revoke(req.caller, (req.params as { id: string }).id);
     return reply.code(204).send();
   });
 };

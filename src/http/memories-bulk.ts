@@ -4,9 +4,11 @@ import { Type, type Static } from 'typebox';
 import type { Services } from '../services.js';
 import { bulkHttpStatus, type BulkItemInput } from '../core/memories/bulk.js';
 import type { RedistributeRequest } from '../core/memories/redistribute.js';
-import { ajvToItem, badRequest } from './errors.js';
+import { badRequest } from '../core/errors.js';
+import { ajvToItem } from './errors.js';
 import { errorResponses, Problem } from './schemas.js';
-import { compileValidator } from './validation.js';
+import { compileValidator, faultItems } from './validation.js';
+import { faultyStrings } from '../core/input.js';
 import {
   BulkBody, BulkEnvelope, BulkHeaders, BulkItemSchema, BulkResultSchema, RedistributeBody, RedistributeQuery,
   RedistributeResultSchema,
@@ -16,6 +18,8 @@ const checkItem = compileValidator(BulkItemSchema, 'body');
 
 /** One item against the item schema; its problems are located inside the request body. */
 export function parseBulkItem(raw: unknown, index: number): BulkItemInput {
+  const faults = faultyStrings(raw);
+  if (faults.length) return { invalid: faultItems(faults, ['body', 'items', index]) };
   if (checkItem(raw)) return { fields: raw as Extract<BulkItemInput, { fields: unknown }>['fields'] };
   return {
     invalid: (checkItem.errors ?? []).map((e) => {
@@ -29,7 +33,7 @@ export const bulkRoutes = (s: Services): FastifyPluginAsync => async (app) => {
   const tags = ['memories'];
 
   app.post('/api/v1/memories/bulk', {
-    config: { idempotent: true, rate: 'bulk' },
+    config: { idempotent: true, rate: 'bulk', perItem: 'items' },
     // The body schema documents typed items; validation takes the envelope here and each item on its
     // own in the handler, so one bad item is that item's error instead of a 422 for the batch.
     validatorCompiler: ({ schema, httpPart }) => compileValidator(httpPart === 'body' ? BulkEnvelope : (schema as object), httpPart),

@@ -6,7 +6,7 @@ import { Type, type Static } from 'typebox';
 import type { Services } from '../services.js';
 import { MEMORY_TYPES } from '../core/memories/types.js';
 import { splitList, type ListQuery } from '../core/memories/service.js';
-import { ValidationError, type ValidationItem } from './errors.js';
+import { ValidationError, type ValidationItem } from '../core/errors.js';
 import { errorResponses } from './schemas.js';
 import {
   BulkDeleteBody, CountQuery, CreateMemoryBody, DeleteWhereBody, DeleteWhereQuery, FleetsSchema, IdempotencyHeaders,
@@ -39,7 +39,7 @@ export const memoryRoutes = (s: Services): FastifyPluginAsync => async (app) => 
     config: { idempotent: true },
     schema: {
       tags, summary: 'Write a memory',
-      description: 'Embeds the content and extracts entities before storing. Exact duplicate content in the same tenant and fleet is refused with 409 and `existing_id`. Over the tenant quota: 429.',
+      description: 'Embeds the content and extracts entities before storing. Content its writer (agent) already holds in the same tenant and fleet is refused with 409 and `existing_id`; the same content from another agent is stored. Over the tenant quota: 429.',
       headers: IdempotencyHeaders,
       body: CreateMemoryBody,
       response: { 201: MemoryWrittenSchema, ...errorResponses(409, 503) },
@@ -149,6 +149,9 @@ export const memoryRoutes = (s: Services): FastifyPluginAsync => async (app) => 
   app.patch('/api/v1/memories/:memory_id/status', {
     schema: {
       tags, summary: 'Set the status of a memory',
+      description: 'Any of active, pending, confirmed, cancelled, archived; outdated or conflicted to resolve a contradiction ' +
+        'by hand; `deleted` soft-deletes the memory. The answer names the change twice: `{id, status, previous_status}` and ' +
+        'Caura\'s `{memory_id, old_status, new_status}`.',
       params: MemoryIdParams,
       querystring: TenantAgentQuery,
       body: StatusBody,

@@ -1,7 +1,7 @@
 // TypeBox schemas of the memory endpoints (spec 2.1, 4.2, 4.4; DEFAULTS "Memories", "Lists").
 import { Type, type Static, type TSchema } from 'typebox';
 import {
-  CLIENT_MEMORY_TYPES, CLIENT_STATUSES, CONTENT_MAX, MEMORY_TYPES, SORTS, STATUSES, VISIBILITIES,
+  CLIENT_MEMORY_TYPES, CLIENT_STATUSES, CONTENT_MAX, MEMORY_TYPES, SORTS, STATUSES, TRANSITION_STATUSES, VISIBILITIES,
 } from '../core/memories/types.js';
 import { AnyObject, DateTime, Ident, TenantId, Uuid } from './schemas.js';
 
@@ -16,7 +16,7 @@ export function nullable(s: TSchema) {
 }
 
 const TITLE_MAX = 500;
-const Title = Type.String({ maxLength: TITLE_MAX });
+const Title = Type.String({ maxLength: TITLE_MAX, description: 'Omitted or null: a short title is derived from the content' });
 const Content = Type.String({
   minLength: 1,
   description: `1 to ${CONTENT_MAX} characters after trimming surrounding whitespace`,
@@ -29,8 +29,9 @@ const ObjectValue = Type.String({ maxLength: 2000 });
 const Metadata = Type.Unsafe<Record<string, unknown>>(
   Type.Object({}, { additionalProperties: true, description: 'Free-form key/value map (at most 64 KiB as JSON)' }));
 const MemoryTypeIn = StrEnum(CLIENT_MEMORY_TYPES, {
-  description: 'fact (default), episode, decision, preference, task, intention, plan, commitment, action, cancellation; ' +
-    '`semantic` is a deprecated alias of fact. outcome, rule and insight are server-produced.',
+  description: 'fact, episode, decision, preference, task, intention, plan, commitment, action, cancellation; ' +
+    '`semantic` is a deprecated alias of fact. outcome, rule and insight are server-produced. ' +
+    'Omitted: inferred from the content (metadata.enriched_by says so; fact when LOCI_ENRICH=off).',
 });
 const StatusIn = StrEnum(CLIENT_STATUSES);
 const VisibilityEnum = StrEnum(VISIBILITIES, { description: 'scope_agent: only its agent; scope_team / scope_org: the whole tenant' });
@@ -155,9 +156,20 @@ export const UpdateMemoryBody = Type.Object({
 }, { additionalProperties: false, description: 'Only the fields present change; null clears a nullable field' });
 export type UpdateMemoryBody = Static<typeof UpdateMemoryBody>;
 
-export const StatusBody = Type.Object({ status: StatusIn }, { additionalProperties: false });
+export const TransitionStatus = StrEnum(TRANSITION_STATUSES, {
+  description: 'active, pending, confirmed, cancelled, archived; outdated or conflicted to resolve by hand; deleted = soft delete',
+});
 
-export const StatusResult = Type.Object({ id: Uuid, status: Type.String(), previous_status: Type.String() });
+export const StatusBody = Type.Object({ status: TransitionStatus }, { additionalProperties: false });
+
+export const StatusResult = Type.Object({
+  id: Uuid,
+  status: Type.String(),
+  previous_status: Type.String(),
+  memory_id: Type.String({ format: 'uuid', description: 'Caura\'s name for id' }),
+  old_status: Type.String({ description: 'Caura\'s name for previous_status' }),
+  new_status: Type.String({ description: 'Caura\'s name for status' }),
+});
 
 export const MemoryIdParams = Type.Object({ memory_id: Uuid });
 
@@ -192,6 +204,8 @@ const listParams = {
   run_id: Type.Optional(RunId),
   created_after: Type.Optional(DateTime),
   created_before: Type.Optional(DateTime),
+  weight_min: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'Only memories at least this heavy' })),
+  weight_max: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'Only memories at most this heavy' })),
   cursor: Type.Optional(Type.String({ maxLength: 200, description: 'next_cursor of the previous page (sort=created_at&order=desc only)' })),
   sort: StrEnum(SORTS, { default: 'created_at' }),
   order: StrEnum(['asc', 'desc'] as const, { default: 'desc' }),

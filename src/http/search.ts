@@ -9,7 +9,7 @@ import { MemoryTypeFilter, StatusFilter, ViewerAgent } from './memory-schemas.js
 
 const Rank = Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]);
 
-const SearchBody = Type.Object({
+export const SearchBody = Type.Object({
   tenant_id: TenantId,
   query: Type.String({ minLength: 1, maxLength: QUERY_MAX_CHARS, description: `1 to ${QUERY_MAX_CHARS} characters (not only whitespace)` }),
   fleet_id: Type.Optional(Ident),

@@ -13,7 +13,7 @@ export interface RateDecision {
 
 const WINDOW_MS = 1_000;
 
-export async function takeToken(cache: Cache, who: string, cls: RateClass, limit: number, now = Date.now()): Promise<RateDecision> {
+export async function takeToken(cache: Cache, who: string, cls: RateClass | 'unauthenticated', limit: number, now = Date.now()): Promise<RateDecision> {
   const window = Math.floor(now / WINDOW_MS);
   const { value } = await cache.incr(`rl:${cls}:${who}:${window}`, WINDOW_MS * 2);
   const retryAfterS = Math.max(1, Math.ceil(((window + 1) * WINDOW_MS - now) / 1000));

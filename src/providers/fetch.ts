@@ -60,18 +60,34 @@ export interface SafeFetchResult {
 
 type Addr = ipaddr.IPv4 | ipaddr.IPv6;
 
+/**
+ * An IPv6 text's trailing dotted quad as two hex groups: ipaddr.js reads `::a.b.c.d` as the
+ * mapped `::ffff:a.b.c.d`, while the socket (and the URL parser, which writes `::7f00:1`)
+ * takes it as the IPv4-compatible address it is.
+ */
+const hexQuad = (v6: string) =>
+  v6.replace(/(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/, (_m, a, b, c, d) =>
+    `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`);
+
 function parseIp(text: string): Addr | undefined {
-  const bare = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
+  let bare = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
+  if (bare.includes(':')) bare = hexQuad(bare);
   if (!ipaddr.isValid(bare)) return undefined;
   const addr = ipaddr.parse(bare);
   // ::ffff:a.b.c.d reaches the IPv4 host a.b.c.d: judge it as that.
   return addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress() ? (addr as ipaddr.IPv6).toIPv4Address() : addr;
 }
 
-/** True for every address outside public unicast space (ipaddr.js special ranges). */
+/**
+ * True for every address outside public unicast space (ipaddr.js special ranges), and for every
+ * IPv6 address that carries an IPv4 one in its low 32 bits without being plain mapped (judged
+ * as that IPv4 address above): IPv4-compatible `::a.b.c.d` (a unicast range to ipaddr.js, yet
+ * some stacks route it to the IPv4 host), NAT64, 6to4 and Teredo are refused outright.
+ */
 export function isBlockedAddress(ip: string): boolean {
   const addr = parseIp(ip);
-  return !addr || addr.range() !== 'unicast';
+  if (!addr || addr.range() !== 'unicast') return true;
+  return addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).parts.slice(0, 6).every((p) => p === 0);
 }
 
 interface AllowRules {
@@ -122,8 +138,9 @@ function ipAllowed(rules: AllowRules, ip: string): boolean {
 
 function checkAddress(rules: AllowRules, host: string, ip: string): void {
   if (isBlockedAddress(ip) && !hostAllowed(rules, host) && !ipAllowed(rules, ip)) {
-    const what = parseIp(host) ? ip : `${host} resolves to ${ip}, which`;
-    throw new FetchError('blocked_address', `${what} is a non-public address`);
+    // The address itself is never named: errors reach the caller, who must not learn the service's network.
+    const what = parseIp(host) ? 'the host' : `${host} resolves to an address that`;
+    throw new FetchError('blocked_address', `${what} is not a public address`);
   }
 }
 
@@ -224,8 +241,9 @@ function mapError(err: unknown, timedOut: boolean): FetchError {
   const e = err as { name?: string; code?: string; message?: string; cause?: unknown };
   if (e?.cause instanceof FetchError) return e.cause;
   if (e?.name === 'AbortError' || /Timeout/i.test(e?.name ?? '') || /TIMEOUT/.test(e?.code ?? '')) return new FetchError('timeout', 'fetch took too long');
-  if (e?.code === 'ENOTFOUND' || e?.code === 'EAI_AGAIN') return new FetchError('dns_error', e.message ?? 'DNS error');
-  return new FetchError('network_error', e?.message ?? String(err));
+  // Socket errors name the resolved address and port: only their code is passed on.
+  if (e?.code === 'ENOTFOUND' || e?.code === 'EAI_AGAIN') return new FetchError('dns_error', `cannot resolve the host (${e.code})`);
+  return new FetchError('network_error', `cannot reach the host${e?.code && /^[A-Z_]+$/.test(e.code) ? ` (${e.code})` : ''}`);
 }
 
 /**

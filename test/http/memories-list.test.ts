@@ -210,6 +210,11 @@ describe('list parameters', () => {
     const window = await list('created_after=2024-01-01T00:00:10Z&created_before=2024-01-01T00:00:20Z');
     expect(window.length).toBeGreaterThan(0);
     expect(window.every((m) => m.created_at > '2024-01-01T00:00:10.000Z' && m.created_at < '2024-01-01T00:00:20.000Z')).toBe(true);
+    const heavy = await list('weight_min=0.5&weight_max=0.5');
+    expect(heavy.length).toBeGreaterThan(0);
+    expect(heavy.every((m) => m.weight === 0.5)).toBe(true);
+    expect((await list('weight_min=0.6')).every((m) => m.weight >= 0.6)).toBe(true);
+    expect((await list('weight_max=0.2')).every((m) => m.weight <= 0.2)).toBe(true);
     const withDeleted = await list('include_deleted=true');
     expect(withDeleted.some((m) => m.deleted_at !== null)).toBe(true);
     expect((await list('')).some((m) => m.deleted_at !== null)).toBe(false);
@@ -221,7 +226,7 @@ describe('list parameters', () => {
       ['sort=content', 'sort'], ['order=up', 'order'], ['memory_type=gossip', 'memory_type'], ['status=deleted', 'status'],
       ['visibility=public', 'visibility'], ['created_after=yesterday', 'created_after'], ['created_before=2024-13-01', 'created_before'],
       ['include_deleted=maybe', 'include_deleted'], ['exclude_memory_types=fact,gossip', 'exclude_memory_types'],
-      ['fleet_id=', 'fleet_id'],
+      ['fleet_id=', 'fleet_id'], ['weight_min=2', 'weight_min'], ['weight_max=-1', 'weight_max'],
     ];
     for (const [q, field] of bad) {
       const r = await t.api('GET', `/api/v1/memories?tenant_id=pager&${q}`);

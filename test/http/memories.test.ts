@@ -24,6 +24,9 @@ async function write(tenant: string, body: Record<string, unknown> = {}, key?: s
   return r.body;
 }
 
+/** A memory's metadata without the keys write-time enrichment adds. */
+const own = ({ tags: _t, enriched_by: _b, enriched_fields: _f, ...rest }: Record<string, unknown>) => rest;
+
 async function rows(tenant: string): Promise<number> {
   const { rows } = await t.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM memories WHERE tenant_id = $1', [tenant]);
   return rows[0].n;
@@ -37,8 +40,11 @@ describe('POST /api/v1/memories', () => {
     expect(r.status).toBe(201);
     for (const f of RECORD_FIELDS) expect(r.body).toHaveProperty(f);
     expect(r.body).toMatchObject({
-      tenant_id: 'w1', agent_id: 'a1', fleet_id: null, memory_type: 'fact', title: null, weight: 0.5, status: 'active',
-      visibility: 'scope_team', metadata: {}, recall_count: 0, supersedes_id: null, deleted_at: null, superseded_by: [],
+      tenant_id: 'w1', agent_id: 'a1', fleet_id: null, weight: 0.5, status: 'active',
+      visibility: 'scope_team', recall_count: 0, supersedes_id: null, deleted_at: null, superseded_by: [],
+      // Type, title and tags were left out: inferred and marked as such (docs/enrichment.md).
+      title: 'Ada Lovelace wrote the first program in London',
+      metadata: { enriched_by: 'rules', enriched_fields: ['memory_type', 'title', 'tags'] },
       content: 'Ada Lovelace wrote the first program in London.',
       usage: { memories_stored: 1, memories_limit: 100_000, writes_remaining: 99_999 },
     });
@@ -63,13 +69,15 @@ describe('POST /api/v1/memories', () => {
     expect(r.body.usage.memories_stored).toBe(2);
   });
 
-  it('refuses an exact duplicate with 409 and the existing id; another fleet or a deleted original is fine', async () => {
+  it('refuses an exact duplicate of the same writer with 409 and the existing id; another agent, another fleet or a deleted original is fine', async () => {
     const first = await write('w2', { content: 'The build server is called Orion.' });
-    const dup = await t.api('POST', '/api/v1/memories', { body: { tenant_id: 'w2', agent_id: 'a2', content: '\n The build server is called Orion. ' } });
+    const dup = await t.api('POST', '/api/v1/memories', { body: { tenant_id: 'w2', agent_id: 'a1', content: '\n The build server is called Orion. ' } });
     expect(dup.status).toBe(409);
     expect(dup.headers.get('content-type')).toMatch(/application\/problem\+json/);
     expect(dup.body).toMatchObject({ status: 409, existing_id: first.id });
     expect(await rows('w2')).toBe(1);
+    // Two agents observing one fact is evidence: stored twice.
+    expect((await t.api('POST', '/api/v1/memories', { body: { tenant_id: 'w2', agent_id: 'a2', content: 'The build server is called Orion.' } })).status).toBe(201);
     expect((await t.api('POST', '/api/v1/memories', { body: { tenant_id: 'w2', agent_id: 'a1', fleet_id: 'other', content: 'The build server is called Orion.' } })).status).toBe(201);
     expect((await t.api('DELETE', `/api/v1/memories/${first.id}?tenant_id=w2`)).status).toBe(204);
     expect((await t.api('POST', '/api/v1/memories', { body: { tenant_id: 'w2', agent_id: 'a1', content: 'The build server is called Orion.' } })).status).toBe(201);
@@ -222,7 +230,7 @@ describe('visibility', () => {
     expect((await t.api('PATCH', `/api/v1/memories/${priv.id}/status?tenant_id=v1`, { key: k2, body: { status: 'archived' } })).status).toBe(404);
     expect((await t.api('DELETE', `/api/v1/memories/${priv.id}?tenant_id=v1`, { key: k2 })).status).toBe(404);
     expect((await t.api('POST', '/api/v1/memories/bulk-delete', { key: k2, body: { tenant_id: 'v1', ids: [priv.id] } })).body).toEqual({ deleted: 0 });
-    expect((await t.api('GET', `/api/v1/memories/${priv.id}?tenant_id=v1`)).body.title).toBeNull();
+    expect((await t.api('GET', `/api/v1/memories/${priv.id}?tenant_id=v1`)).body.title).toBe(priv.title);
   });
 
   it('a tenant key needs agent_id to read a scope_agent row by id; an admin sees it', async () => {
@@ -289,7 +297,7 @@ describe('tenant isolation', () => {
     expect((await t.api('DELETE', `/api/v1/memories/${m.id}?tenant_id=iso-b`, { key: keyB })).status).toBe(404);
     expect((await t.api('POST', `/api/v1/memories/bulk-delete`, { key: keyB, body: { tenant_id: 'iso-b', ids: [m.id] } })).body).toEqual({ deleted: 0 });
     const after = await t.api('GET', `/api/v1/memories/${m.id}?tenant_id=iso-a`);
-    expect(after.body).toMatchObject({ title: null, status: 'active', deleted_at: null, metadata: { k: 1 } });
+    expect(after.body).toMatchObject({ title: m.title, status: 'active', deleted_at: null, metadata: { k: 1 } });
     expect(await rows('iso-a')).toBe(1);
   });
 
@@ -344,7 +352,7 @@ describe('PATCH /api/v1/memories/{id}', () => {
   it('merges metadata at the top level by default; replace overwrites; the body mode wins over the query', async () => {
     const m = await write('p1', { metadata: { a: 1, b: { x: 1 } } });
     const path = `/api/v1/memories/${m.id}?tenant_id=p1`;
-    expect((await t.api('PATCH', path, { body: { metadata: { b: { y: 2 }, c: 3 } } })).body.metadata).toEqual({ a: 1, b: { y: 2 }, c: 3 });
+    expect(own((await t.api('PATCH', path, { body: { metadata: { b: { y: 2 }, c: 3 } } })).body.metadata)).toEqual({ a: 1, b: { y: 2 }, c: 3 });
     expect((await t.api('PATCH', `${path}&metadata_mode=replace`, { body: { metadata: { only: true } } })).body.metadata).toEqual({ only: true });
     expect((await t.api('PATCH', `${path}&metadata_mode=replace`, { body: { metadata: { more: 1 }, metadata_mode: 'merge' } })).body.metadata)
       .toEqual({ only: true, more: 1 });
@@ -359,7 +367,7 @@ describe('PATCH /api/v1/memories/{id}', () => {
     );
     for (const r of results) expect(r.status).toBe(200);
     const after = await t.api('GET', path);
-    expect(after.body.metadata).toEqual({ base: 0, ...Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`k${i}`, i])) });
+    expect(own(after.body.metadata)).toEqual({ base: 0, ...Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`k${i}`, i])) });
   });
 
   it('re-embeds and re-extracts entities when the content changes, and only then', async () => {
@@ -394,7 +402,7 @@ describe('PATCH /api/v1/memories/{id}', () => {
     expect(r.status).toBe(409);
     expect(r.body.existing_id).toBe(a.id);
     const after = (await t.api('GET', `/api/v1/memories/${b.id}?tenant_id=p3`)).body;
-    expect(after).toMatchObject({ content: 'Beta content.', title: null });
+    expect(after).toMatchObject({ content: 'Beta content.', title: 'Beta content' });
   });
 
   it('answers 422 to an empty body, metadata_mode without metadata, and bad values; 404 when missing or deleted', async () => {
@@ -428,12 +436,14 @@ describe('PATCH /api/v1/memories/{id}', () => {
 });
 
 describe('PATCH /api/v1/memories/{id}/status', () => {
-  it('returns id, status and previous_status', async () => {
+  it('returns id, status and previous_status (and Caura\'s memory_id, old_status, new_status)', async () => {
     const m = await write('s1');
     const path = `/api/v1/memories/${m.id}/status?tenant_id=s1`;
-    expect((await t.api('PATCH', path, { body: { status: 'confirmed' } })).body).toEqual({ id: m.id, status: 'confirmed', previous_status: 'active' });
-    expect((await t.api('PATCH', path, { body: { status: 'archived' } })).body).toEqual({ id: m.id, status: 'archived', previous_status: 'confirmed' });
-    for (const status of ['outdated', 'conflicted', 'deleted', 1]) {
+    expect((await t.api('PATCH', path, { body: { status: 'confirmed' } })).body).toEqual({
+      id: m.id, status: 'confirmed', previous_status: 'active', memory_id: m.id, old_status: 'active', new_status: 'confirmed',
+    });
+    expect((await t.api('PATCH', path, { body: { status: 'archived' } })).body).toMatchObject({ id: m.id, status: 'archived', previous_status: 'confirmed' });
+    for (const status of ['superseded', 'ACTIVE', '', 1]) {
       expect((await t.api('PATCH', path, { body: { status } })).status).toBe(422);
     }
     expect((await t.api('PATCH', path, { body: {} })).status).toBe(422);

@@ -66,3 +66,36 @@ describe('rate limits per API key', () => {
   });
 
 });
+
+describe('rate limits per client address without a valid key', () => {
+  let u: TestApp;
+  beforeAll(async () => {
+    u = await startTestApp({ LOCI_RATE_UNAUTHENTICATED: '3' });
+  });
+  afterAll(async () => u?.close());
+
+  it('open endpoints and failed authentications share one budget per address; then 429 with Retry-After, also for a valid key', async () => {
+    const valid = await u.key('rl-addr');
+    freezeClock();
+    const answers = [];
+    answers.push((await u.api('GET', '/api/v1/version', { key: null })).status);
+    answers.push((await u.api('GET', '/api/v1/memories', { key: null })).status);
+    answers.push((await u.api('GET', '/api/v1/memories', { key: 'loci_guessed-key-000000000000' })).status);
+    // The guess over the budget is still answered 401; it blocks the address for the rest of the window.
+    answers.push((await u.api('GET', '/api/v1/memories', { key: 'loci_guessed-key-000000000001' })).status);
+    const limited = await u.api('GET', '/api/v1/memories', { key: 'loci_guessed-key-000000000002' });
+    expect(answers).toEqual([200, 401, 401, 401]);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('1');
+    expect(limited.headers.get('content-type')).toContain('application/problem+json');
+    expect(limited.body).toMatchObject({ status: 429, class: 'unauthenticated', limit: 3 });
+    // The address is refused before any key is looked up, until the window ends.
+    expect((await u.api('GET', '/api/v1/version', { key: null })).status).toBe(429);
+    expect((await u.api('GET', '/api/v1/memories?tenant_id=rl-addr', { key: valid })).status).toBe(429);
+    freezeClock(); // the next window
+    expect((await u.api('GET', '/api/v1/memories?tenant_id=rl-addr', { key: valid })).status).toBe(200);
+    // Requests with a valid key do not spend the address's budget.
+    for (let i = 0; i < 5; i++) expect((await u.api('GET', '/api/v1/memories?tenant_id=rl-addr', { key: valid })).status).toBe(200);
+    expect((await u.api('GET', '/api/v1/version', { key: null })).status).toBe(200);
+  });
+});

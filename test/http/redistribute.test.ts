@@ -90,13 +90,13 @@ describe('redistribute', () => {
     const ids = await seed('r4', [
       { agent: 'alice', content: 'Shared fact', fleet: 'red' },
       { agent: 'alice', content: 'Only in red', fleet: 'red' },
-      { agent: 'zed', content: 'Shared fact', fleet: 'blue' },
+      { agent: 'bob', content: 'Shared fact', fleet: 'blue' },
     ]);
     const r = await t.api('POST', path('r4'), { body: { target_agent_id: 'bob', source_agent_id: 'alice', target_fleet_id: 'blue' } });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ moved: 1, ids: [ids[1]], target_fleet_id: 'blue', skipped: [{ id: ids[0], reason: 'duplicate_content', existing_id: ids[2] }] });
     const rows = await rowsOf('r4');
-    expect(rows.map((x) => [x.agent_id, x.fleet_id])).toEqual([['bob', 'blue'], ['alice', 'red'], ['zed', 'blue']]);
+    expect(rows.map((x) => [x.agent_id, x.fleet_id])).toEqual([['bob', 'blue'], ['alice', 'red'], ['bob', 'blue']]);
     // null takes rows out of any fleet.
     const out = await t.api('POST', path('r4'), { body: { target_agent_id: 'bob', memory_ids: [ids[1]], target_fleet_id: null } });
     expect(out.body).toMatchObject({ moved: 1, target_fleet_id: null });

@@ -7,6 +7,7 @@ import { RedisCache } from '../../src/infra/cache/redis.js';
 import { Idempotency } from '../../src/core/idempotency.js';
 import { takeToken } from '../../src/infra/rate-limit.js';
 import { hashKey } from '../../src/core/keys.js';
+import { LOCAL_OPERATOR } from '../../src/core/caller.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { cleanupRedis } from '../helpers/infra.js';
 
@@ -28,7 +29,7 @@ describe.skipIf(!REDIS_URL)('replicas sharing Redis', () => {
     const env = { LOCI_REDIS_URL: REDIS_URL!, LOCI_CACHE_PREFIX: `${prefix}app:`, LOCI_RATE_BULK: '2' };
     [appA, appB] = await Promise.all([startTestApp(env), startTestApp(env)]);
     // Replicas share one database; here each has its own, so the key is minted in both with one id.
-    const rec = await appA.services.keys.create({ tenant_id: 'rr', trust_level: 1, name: 'replica-key' });
+    const rec = await appA.services.keys.create(LOCAL_OPERATOR, { tenant_id: 'rr', trust_level: 1, name: 'replica-key' });
     key = rec.key;
     await appB.services.db.query(
       `INSERT INTO api_keys (id, key_hash, prefix, tenant_id, trust_level, name) VALUES ($1, $2, $3, 'rr', 1, 'replica-key')`,

@@ -1,6 +1,7 @@
 // Pure pieces of bulk write, idempotency and rate limiting.
 import { describe, expect, it } from 'vitest';
 import { Admission, BulkBudget, bulkHttpStatus, classifyRows, clientRequestId, Gate, Pace } from '../../src/core/memories/bulk.js';
+import { GateFull } from '../../src/infra/gate.js';
 import { fingerprint, Idempotency, isFinal } from '../../src/core/idempotency.js';
 import { takeToken } from '../../src/infra/rate-limit.js';
 import { MemoryCache } from '../../src/infra/cache/memory.js';
@@ -87,6 +88,19 @@ describe('BulkBudget', () => {
     const b = new BulkBudget(10_000, Date.now() + 10_000);
     await expect(b.settle(Promise.resolve(7))).resolves.toBe(7);
     await expect(b.settle(Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+  });
+});
+
+describe('Gate with a bounded queue', () => {
+  it('refuses an arrival at once when every place is taken and the queue is full', async () => {
+    const gate = new Gate(1, 1);
+    const first = await gate.enter();
+    const second = gate.enter(); // queued
+    await expect(gate.enter()).rejects.toBeInstanceOf(GateFull);
+    first();
+    const leave = await second;
+    leave();
+    (await gate.enter())();
   });
 });
 

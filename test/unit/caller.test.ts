@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { resolveAgent, resolveTenant, type Caller } from '../../src/core/caller.js';
-import { ApiError } from '../../src/http/errors.js';
+import { isSystem, resolveAgent, resolveTenant, systemCaller, type Caller } from '../../src/core/caller.js';
+import { DomainError } from '../../src/core/errors.js';
 
 const caller = (over: Partial<Caller> = {}): Caller => ({
   tenantId: 'acme', agentId: null, trust: 1, source: 'api_key', readableTenants: [], authenticated: true, ...over,
@@ -10,7 +10,7 @@ const status = (fn: () => unknown) => {
   try {
     fn();
   } catch (e) {
-    return (e as ApiError).status;
+    return (e as DomainError).status;
   }
   return 200;
 };
@@ -43,5 +43,15 @@ describe('resolveAgent', () => {
   it('lets tenant-scoped keys name any agent', () => {
     expect(resolveAgent(caller(), 'a2')).toBe('a2');
     expect(resolveAgent(caller(), undefined)).toBeNull();
+  });
+});
+
+describe('systemCaller', () => {
+  it('is the service inside one tenant: cross-fleet, never admin, never another tenant', () => {
+    const sys = systemCaller('acme');
+    expect(isSystem(sys)).toBe(true);
+    expect(isSystem(caller({ trust: 3 }))).toBe(false);
+    expect(resolveTenant(sys, undefined)).toBe('acme');
+    expect(status(() => resolveTenant(sys, 'other'))).toBe(403);
   });
 });

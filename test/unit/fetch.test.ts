@@ -61,7 +61,9 @@ const codeOf = (p: Promise<unknown>) => errorCode(p, FetchError);
 describe('isBlockedAddress', () => {
   it('blocks everything outside public unicast space', () => {
     for (const ip of ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1',
-      '255.255.255.255', '::1', '::', 'fe80::1', 'fc00::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', 'not-an-ip']) {
+      '255.255.255.255', '::1', '::', 'fe80::1', 'fc00::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', 'not-an-ip',
+      // IPv4 inside IPv6 beyond the plain mapped form: compatible, NAT64, 6to4, Teredo, SIIT.
+      '::127.0.0.1', '::7f00:1', '::8.8.8.8', '::a00:1', '64:ff9b::7f00:1', '64:ff9b:1::a00:1', '2002:7f00:1::1', '2001::1', '::ffff:0:127.0.0.1']) {
       expect(isBlockedAddress(ip), ip).toBe(true);
     }
     for (const ip of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8']) expect(isBlockedAddress(ip), ip).toBe(false);
@@ -103,10 +105,25 @@ describe('safeFetch', () => {
 
   it('checks IP literals in every spelling before connecting', async () => {
     const before = hits.length;
-    for (const host of ['127.0.0.1', '[::1]', '[::ffff:127.0.0.1]', '2130706433', '0x7f000001', '127.1', '0177.0.0.1', '169.254.169.254', '[fe80::1]']) {
+    for (const host of ['127.0.0.1', '[::1]', '[::ffff:127.0.0.1]', '2130706433', '0x7f000001', '127.1', '0177.0.0.1', '169.254.169.254', '[fe80::1]',
+      '[::127.0.0.1]', '[::7f00:1]', '[64:ff9b::127.0.0.1]', '[::ffff:0:127.0.0.1]']) {
       expect(await codeOf(safeFetch(`http://${host}:${port}/hello`, opts())), host).toBe('blocked_address');
     }
     expect(hits.length).toBe(before);
+  });
+
+  it('never names a resolved address in an error', async () => {
+    for (const address of ['127.0.0.1', '::127.0.0.1', '::ffff:10.1.2.3', '64:ff9b::a01:203']) {
+      const err = await safeFetch(`http://inside.example:${port}/hello`, opts({ resolve: dns({ 'inside.example': [address] }) })).catch((e) => e);
+      expect(err).toBeInstanceOf(FetchError);
+      expect(err.code).toBe('blocked_address');
+      expect(err.message).not.toMatch(/\d+\.\d+\.\d+|::|[0-9a-f]+:[0-9a-f]+/i);
+    }
+    // A connection refused by a public-looking address names only the error code.
+    const refused = await safeFetch('http://refused.example:1/', opts({ resolve: dns({ 'refused.example': ['127.0.0.1'] }), allowList: ['refused.example'] }))
+      .catch((e) => e);
+    expect(refused.code).toBe('network_error');
+    expect(refused.message).not.toContain('127.0.0.1');
   });
 
   it('re-checks every redirect hop', async () => {

@@ -4,16 +4,19 @@
 // created / duplicate_attempt, also when two retries race: rows are inserted with ON CONFLICT
 // DO NOTHING and classified after the insert, never checked before it.
 import { randomUUID } from 'node:crypto';
-import { ApiError, ValidationError, type ValidationItem } from '../../http/errors.js';
+import { Gate } from '../../infra/gate.js';
+import { DomainError, ValidationError, type ValidationItem } from '../errors.js';
 import type { Queryable } from '../../store/db.js';
 import type { Extraction } from '../../providers/entities/types.js';
-import { type Caller, requireTrust, resolveAgent, resolveTenant, TRUST } from '../caller.js';
+import { type Caller, requireTrust, resolveAgent, resolveTenant, resolveWriteFleet, TRUST } from '../caller.js';
 import { recordExtractions } from '../entities/store.js';
 import { indexText } from './content.js';
 import { Params } from './params.js';
 import type { MemoryDeps } from './service.js';
 import type { CreateMemoryInput, Usage } from './types.js';
-import { INSERT_COLUMNS, liveMemories, memoryValues, prepareMemory, publishWritten, quotaExceeded, type PreparedMemory } from './write.js';
+import {
+  INSERT_COLUMNS, liveMemories, memoryValues, prepareMemory, publishWritten, quotaExceeded, withEnrichment, type PreparedMemory,
+} from './write.js';
 
 export const BULK_MAX_ITEMS = 100;
 
@@ -66,6 +69,12 @@ export interface BulkOptions {
 
 export const clientRequestId = (attempt: string, index: number) => `${attempt}:${index}`;
 
+/**
+ * Whose attempt ids these are: the key's (the gateway's or standalone caller's agent without
+ * one). Another key's attempt with the same id is another attempt.
+ */
+export const attemptScope = (c: Caller) => (c.keyId ? `key:${c.keyId}` : `agent:${c.agentId ?? ''}`);
+
 /** Rules 3 and 4: 207 only when errors and successes are mixed; all-error batches are 200 too. */
 export function bulkHttpStatus(results: Pick<BulkItemResult, 'status'>[]): 200 | 207 {
   const failed = results.filter((r) => r.status === 'error').length;
@@ -98,7 +107,8 @@ export function classifyRows(
   });
 }
 
-const contentKey = (fleetId: string | null, hash: string) => `${fleetId ?? ''}\u0000${hash}`;
+/** The unique content key of a row: fleet, writer and content hash (migration 060). */
+const contentKey = (fleetId: string | null, agentId: string, hash: string) => `${fleetId ?? ''}\u0000${agentId}\u0000${hash}`;
 
 /**
  * The time budget of one bulk request. Once it has run out the transaction may no longer
@@ -116,8 +126,8 @@ export class BulkBudget {
     return this.deadline - Date.now();
   }
 
-  error(): ApiError {
-    return new ApiError(504, 'Gateway Timeout',
+  error(): DomainError {
+    return new DomainError(504, 'Gateway Timeout',
       `The bulk write did not commit within its budget of ${this.budgetMs} ms; nothing of it was stored. ` +
       'Retry with the same X-Bulk-Attempt-Id.');
   }
@@ -130,7 +140,7 @@ export class BulkBudget {
   refuse(waitMs: number): never {
     this.aborted = true;
     const e = this.error();
-    throw new ApiError(e.status, e.title,
+    throw new DomainError(e.status, e.title,
       `The bulk write would not commit within its budget of ${this.budgetMs} ms: the batches ahead of it need about ` +
       `${Math.ceil(waitMs / 1000)} s. Nothing of it was stored; retry with the same X-Bulk-Attempt-Id after Retry-After.`,
       {}, { 'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))) });
@@ -200,27 +210,7 @@ async function waitUntil(all: Promise<unknown>, until: number): Promise<void> {
  */
 export const BULK_ENRICH_CONCURRENCY = 2;
 
-/** A FIFO semaphore. */
-export class Gate {
-  private active = 0;
-  private waiting: (() => void)[] = [];
-
-  constructor(readonly size: number) {}
-
-  /** Resolves with the function that leaves the gate (call it exactly once). */
-  async enter(): Promise<() => void> {
-    if (this.active < this.size) this.active++;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve)); // the leaver hands its place over
-    let left = false;
-    return () => {
-      if (left) return;
-      left = true;
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.active--;
-    };
-  }
-}
+export { Gate };
 
 /**
  * Recent cost of a batch, from the start of its enrichment to its commit, per enriched item: the
@@ -319,16 +309,15 @@ async function runBulk(
       }]);
     }
     let agentId: string;
+    let fleetId: string | null;
     try {
       agentId = resolveAgent(caller, f.agent_id ?? req.agent_id)!;
+      fleetId = resolveWriteFleet(caller, f.fleet_id !== undefined ? f.fleet_id : req.fleet_id);
     } catch (err) {
-      if (err instanceof ApiError) return fail(index, 'forbidden', err.message);
+      if (err instanceof DomainError) return fail(index, 'forbidden', err.message);
       throw err;
     }
-    const input: CreateMemoryInput = {
-      ...f, tenant_id: tenantId, agent_id: agentId, content: f.content ?? '',
-      fleet_id: f.fleet_id !== undefined ? f.fleet_id : (req.fleet_id ?? null),
-    };
+    const input: CreateMemoryInput = { ...f, tenant_id: tenantId, agent_id: agentId, content: f.content ?? '', fleet_id: fleetId };
     try {
       const m = prepareMemory(input, at);
       candidates.push({ index, crid: results[index].client_request_id, agentId, m, text: indexText(input.title, m.content) });
@@ -340,8 +329,9 @@ async function runBulk(
 
   // 2. Rows an earlier try of this attempt stored, or whose content is already stored, need no
   // enrichment. This read only saves work: the transaction classifies every row again.
-  const known = candidates.length ? await findHolders(deps.db, tenantId, candidates) : { byAttempt: new Map(), byContent: new Map() };
-  const fresh = candidates.filter((c) => !known.byAttempt.has(c.crid) && !known.byContent.has(contentKey(c.m.fleetId, c.m.hash)));
+  const scope = attemptScope(caller);
+  const known = candidates.length ? await findHolders(deps.db, tenantId, scope, candidates) : { byAttempt: new Map(), byContent: new Map() };
+  const fresh = candidates.filter((c) => !known.byAttempt.has(c.crid) && !known.byContent.has(contentKey(c.m.fleetId, c.agentId, c.m.hash)));
 
   // 3. Enrichment: one embedder call for the whole batch (the pool spreads it over its workers),
   // entity extraction alongside. Items not enriched in time fail; the rest go on.
@@ -357,6 +347,8 @@ async function runBulk(
       budget.check(); // the budget may have run out while this batch waited its turn
       if (budget.left() < pace.expect(fresh.length)) budget.abort(); // it would run out before the commit
       enrichStart = Date.now();
+      // Type, title and tags the items leave out: a model request (if any) runs alongside the embedding.
+      const inferring = fresh.map((c) => deps.enricher.begin({ ...c.m.input, content: c.m.content }));
       const embedded = track(deps.embedder.embed(fresh.map((c) => c.text)));
       const extracted = fresh.map((c) => track(deps.entities.extract(c.text).catch((err) => {
         deps.log?.warn({ err }, 'entity extraction failed');
@@ -367,7 +359,7 @@ async function runBulk(
       budget.check();
       if (embedded.state.error !== undefined) {
         deps.log?.warn({ err: embedded.state.error }, 'embedding failed');
-        throw new ApiError(503, 'Service Unavailable', 'The embedder is unavailable; retry later', {}, { 'retry-after': '1' });
+        throw new DomainError(503, 'Service Unavailable', 'The embedder is unavailable; retry later', {}, { 'retry-after': '1' });
       }
       fresh.forEach((c, i) => {
         if (embedded.state.done && extracted[i].state.done) {
@@ -377,6 +369,10 @@ async function runBulk(
           fail(c.index, 'enrichment_timeout', `Embedding or entity extraction did not finish within ${opts.enrichTimeoutMs} ms; retry with the same X-Bulk-Attempt-Id`);
         }
       });
+      // Never fails an item: a model that does not answer in time leaves the rules to answer.
+      const inferred = await Promise.all(fresh.map((c, i) => (c.vector ? inferring[i].finish(c.extraction) : Promise.resolve({}))));
+      fresh.forEach((c, i) => { c.m = withEnrichment(c.m, inferred[i]); });
+      budget.check();
     } finally {
       // The place is handed on only when the models are done with this batch, also when the batch
       // stopped waiting for them: work nobody waits for must not pile up in the worker pools.
@@ -393,7 +389,7 @@ async function runBulk(
   if (ready.length === 0) {
     stored = await liveMemories(deps.db, tenantId);
   } else {
-    const out = await deps.db.tx((q) => storeBatch(q, deps, tenantId, ready, quota, budget));
+    const out = await deps.db.tx((q) => storeBatch(q, deps, tenantId, scope, ready, quota, budget));
     if (enrichStart !== null) pace.observe(Date.now() - enrichStart, fresh.length);
     stored = out.stored;
     ready.forEach((c, i) => {
@@ -425,28 +421,29 @@ async function runBulk(
 }
 
 /** Rows that already hold these candidates' attempt ids, and live rows holding their content. */
-async function findHolders(q: Queryable, tenantId: string, rows: Candidate[]) {
+async function findHolders(q: Queryable, tenantId: string, scope: string, rows: Candidate[]) {
   const byAttempt = new Map<string, string>();
   const byContent = new Map<string, string>();
   const { rows: a } = await q.query<{ id: string; client_request_id: string }>(
-    `SELECT id, client_request_id FROM memories WHERE tenant_id = $1 AND client_request_id = ANY($2::text[])`,
-    [tenantId, rows.map((r) => r.crid)]);
+    `SELECT id, client_request_id FROM memories
+     WHERE tenant_id = $1 AND coalesce(attempt_scope, '') = $2 AND client_request_id = ANY($3::text[])`,
+    [tenantId, scope, rows.map((r) => r.crid)]);
   for (const r of a) byAttempt.set(r.client_request_id, r.id);
   const open = rows.filter((r) => !byAttempt.has(r.crid));
   if (open.length) {
-    const { rows: h } = await q.query<{ id: string; fleet_key: string; content_hash: string }>(
-      `SELECT m.id, coalesce(m.fleet_id, '') AS fleet_key, m.content_hash
-       FROM unnest($2::text[], $3::text[]) AS k(fleet_key, content_hash)
-       JOIN memories m ON m.tenant_id = $1 AND coalesce(m.fleet_id, '') = k.fleet_key AND m.content_hash = k.content_hash
-                      AND m.deleted_at IS NULL`,
-      [tenantId, open.map((r) => r.m.fleetId ?? ''), open.map((r) => r.m.hash)]);
-    for (const r of h) byContent.set(contentKey(r.fleet_key, r.content_hash), r.id);
+    const { rows: h } = await q.query<{ id: string; fleet_key: string; agent_id: string; content_hash: string }>(
+      `SELECT m.id, coalesce(m.fleet_id, '') AS fleet_key, m.agent_id, m.content_hash
+       FROM unnest($2::text[], $3::text[], $4::text[]) AS k(fleet_key, agent_id, content_hash)
+       JOIN memories m ON m.tenant_id = $1 AND coalesce(m.fleet_id, '') = k.fleet_key AND m.agent_id = k.agent_id
+                      AND m.content_hash = k.content_hash AND m.deleted_at IS NULL`,
+      [tenantId, open.map((r) => r.m.fleetId ?? ''), open.map((r) => r.agentId), open.map((r) => r.m.hash)]);
+    for (const r of h) byContent.set(contentKey(r.fleet_key, r.agent_id, r.content_hash), r.id);
   }
   return { byAttempt, byContent };
 }
 
 /** The transaction of a batch: insert the enriched rows, classify every row, record entities. */
-async function storeBatch(q: Queryable, deps: MemoryDeps, tenantId: string, rows: Candidate[], quota: number, budget: BulkBudget) {
+async function storeBatch(q: Queryable, deps: MemoryDeps, tenantId: string, scope: string, rows: Candidate[], quota: number, budget: BulkBudget) {
   budget.check();
   const before = await liveMemories(q, tenantId);
 
@@ -455,7 +452,7 @@ async function storeBatch(q: Queryable, deps: MemoryDeps, tenantId: string, rows
   if (enriched.length) {
     const p = new Params();
     const tuples = enriched.map((r) => memoryValues(p, {
-      id: randomUUID(), tenantId, agentId: r.agentId, m: r.m, vector: r.vector!, model: deps.embedder.modelId, clientRequestId: r.crid,
+      id: randomUUID(), tenantId, agentId: r.agentId, m: r.m, vector: r.vector!, model: deps.embedder.modelId, clientRequestId: r.crid, attemptScope: scope,
     }));
     // No conflict target: a row taken by either unique index (attempt or content) is skipped here
     // and classified below.
@@ -469,11 +466,11 @@ async function storeBatch(q: Queryable, deps: MemoryDeps, tenantId: string, rows
 
   const inserted = new Map(ins.map((r) => [r.client_request_id, r.id]));
   const rest = rows.filter((r) => !inserted.has(r.crid));
-  const { byAttempt, byContent } = rest.length ? await findHolders(q, tenantId, rest) : { byAttempt: new Map(), byContent: new Map() };
+  const { byAttempt, byContent } = rest.length ? await findHolders(q, tenantId, scope, rest) : { byAttempt: new Map(), byContent: new Map() };
   const created = enriched.filter((r) => inserted.has(r.crid));
   await recordExtractions(q, tenantId, created.map((r) => ({ memoryId: inserted.get(r.crid)!, extraction: r.extraction!, given: r.m.input })));
   budget.check();
   budget.committing = true;
-  const outcomes = classifyRows(rows.map((r) => ({ crid: r.crid, contentKey: contentKey(r.m.fleetId, r.m.hash) })), inserted, byAttempt, byContent);
+  const outcomes = classifyRows(rows.map((r) => ({ crid: r.crid, contentKey: contentKey(r.m.fleetId, r.agentId, r.m.hash) })), inserted, byAttempt, byContent);
   return { outcomes, stored: before + ins.length };
 }

@@ -1,6 +1,6 @@
 // Content normalisation and hashing: the hash is what exact-duplicate detection compares.
 import { createHash } from 'node:crypto';
-import { invalid } from '../../http/errors.js';
+import { invalid } from '../errors.js';
 import { CONTENT_MAX } from './types.js';
 
 /** Length in characters (code points), as a client counts them. */

@@ -1,6 +1,7 @@
 // Keyset cursor: opaque base64url of "<created_at ISO>|<id>". The timestamp keeps the
 // database's microseconds: a millisecond ISO would repeat or skip rows created in the same ms.
-import { invalid } from '../../http/errors.js';
+import { invalid } from '../errors.js';
+import { isStorableInstant, UUID_PATTERN as UUID } from '../input.js';
 
 export interface CursorKey {
   createdAt: string;
@@ -8,7 +9,6 @@ export interface CursorKey {
 }
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function encodeCursor(k: CursorKey): string {
   return Buffer.from(`${k.createdAt}|${k.id}`, 'utf8').toString('base64url');
@@ -22,6 +22,6 @@ export function decodeCursor(raw: string): CursorKey {
   if (sep < 0) throw bad();
   const createdAt = text.slice(0, sep);
   const id = text.slice(sep + 1);
-  if (!ISO.test(createdAt) || Number.isNaN(Date.parse(createdAt)) || !UUID.test(id)) throw bad();
+  if (!ISO.test(createdAt) || !isStorableInstant(createdAt) || !UUID.test(id)) throw bad();
   return { createdAt, id: id.toLowerCase() };
 }

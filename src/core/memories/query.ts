@@ -6,10 +6,10 @@
 //  - memory_type, agent_id, status, fleet_id, tenant_id: ORDER BY col, created_at, id over the
 //    (tenant_id, col, created_at DESC) indexes. Within one value rows run newest first for
 //    order=asc, and desc is the exact reverse of asc, so one index serves both directions.
-import { badRequest } from '../../http/errors.js';
+import { badRequest } from '../errors.js';
 import { Params } from './params.js';
 import { RECORD_COLUMNS } from './record.js';
-import { visibilityPredicate } from './visibility.js';
+import { visibilityPredicate, type FleetScope } from './visibility.js';
 import { canonicalType, type SortColumn } from './types.js';
 import type { CursorKey } from './cursor.js';
 
@@ -29,7 +29,12 @@ export interface ListFilter {
   runId?: string;
   createdAfter?: string;
   createdBefore?: string;
+  /** Weight bounds, inclusive. */
+  weightMin?: number;
+  weightMax?: number;
   includeDeleted: boolean;
+  /** A fleet-confined reader's fleet. */
+  scope?: FleetScope | null;
 }
 
 export interface ListOptions extends ListFilter {
@@ -50,7 +55,7 @@ export function listConditions(p: Params, f: ListFilter): string[] {
   const w: string[] = [];
   if (f.tenantId !== null) w.push(`m.tenant_id = ${p.add(f.tenantId)}`);
   if (!f.includeDeleted) w.push('m.deleted_at IS NULL');
-  const vis = visibilityPredicate(p, f.viewer, f.allVisibilities, 'm');
+  const vis = visibilityPredicate(p, f.viewer, f.allVisibilities, 'm', f.scope);
   if (vis) w.push(vis);
   if (f.fleetId !== undefined) w.push(`m.fleet_id = ${p.add(f.fleetId)}`);
   if (f.authorId !== undefined) w.push(`m.agent_id = ${p.add(f.authorId)}`);
@@ -61,6 +66,8 @@ export function listConditions(p: Params, f: ListFilter): string[] {
   if (f.runId !== undefined) w.push(`m.run_id = ${p.add(f.runId)}`);
   if (f.createdAfter !== undefined) w.push(`m.created_at > ${p.add(f.createdAfter, 'timestamptz')}`);
   if (f.createdBefore !== undefined) w.push(`m.created_at < ${p.add(f.createdBefore, 'timestamptz')}`);
+  if (f.weightMin !== undefined) w.push(`m.weight >= ${p.add(f.weightMin)}`);
+  if (f.weightMax !== undefined) w.push(`m.weight <= ${p.add(f.weightMax)}`);
   return w;
 }
 

@@ -2,7 +2,7 @@
 // another fleet, promoting scope_agent rows to scope_team (their old agent-only audience no
 // longer exists). Admin-only (trust 3). Selection by ids and/or a filter, oldest first, in pages.
 import type { Db } from '../../store/db.js';
-import { invalid, conflict } from '../../http/errors.js';
+import { invalid, conflict } from '../errors.js';
 import { type Caller, requireTrust, resolveAgent, resolveTenant, TRUST } from '../caller.js';
 import { Params } from './params.js';
 import { canonicalType } from './types.js';
@@ -25,7 +25,7 @@ export interface RedistributeRequest {
 export interface SkippedMove {
   id: string;
   reason: 'duplicate_content';
-  /** The memory in the target fleet that already holds this content. */
+  /** The target agent's memory in the destination fleet that already holds this content. */
   existing_id: string;
 }
 
@@ -44,6 +44,7 @@ export interface RedistributeResult {
 
 interface Selected {
   id: string;
+  agent_id: string;
   content_hash: string;
   fleet_key: string;
   visibility: string;
@@ -73,39 +74,42 @@ export async function redistribute(
   try {
     return await db.tx(async (tq) => {
       const { rows: found } = await tq.query<Selected>(
-        `SELECT m.id, m.content_hash, coalesce(m.fleet_id, '') AS fleet_key, m.visibility FROM memories m
+        `SELECT m.id, m.agent_id, m.content_hash, coalesce(m.fleet_id, '') AS fleet_key, m.visibility FROM memories m
          WHERE ${w.join(' AND ')} ORDER BY m.created_at, m.id LIMIT ${p.add(limit + 1)} FOR UPDATE`, p.values);
       const rows = found.slice(0, limit);
 
-      // A row entering another fleet must not duplicate content already live there (the unique
-      // content index); of several selected rows with one content, the oldest moves.
+      // A moved row takes the target agent (and fleet): it must not duplicate content that writer
+      // already holds there (the unique content index is per fleet and agent); of several selected
+      // rows with one content, the oldest moves.
       const skipped: SkippedMove[] = [];
       const moving: Selected[] = [];
-      if (moveFleet) {
-        const entering = rows.filter((r) => r.fleet_key !== targetKey);
-        const holders = new Map<string, string>();
-        if (entering.length) {
-          const { rows: h } = await tq.query<{ id: string; content_hash: string }>(
-            `SELECT id, content_hash FROM memories
-             WHERE tenant_id = $1 AND coalesce(fleet_id, '') = $2 AND content_hash = ANY($3::text[]) AND deleted_at IS NULL`,
-            [tenantId, targetKey, [...new Set(entering.map((r) => r.content_hash))]]);
-          for (const r of h) holders.set(r.content_hash, r.id);
-        }
-        for (const r of rows) {
-          if (r.fleet_key === targetKey) {
-            moving.push(r);
-            continue;
-          }
-          const holder = holders.get(r.content_hash);
-          if (holder) {
-            skipped.push({ id: r.id, reason: 'duplicate_content', existing_id: holder });
-            continue;
-          }
-          holders.set(r.content_hash, r.id);
+      const destination = (r: Selected) => (moveFleet ? targetKey : r.fleet_key);
+      const key = (fleetKey: string, hash: string) => `${fleetKey}\u0000${hash}`;
+      const entering = rows.filter((r) => r.agent_id !== body.target_agent_id || destination(r) !== r.fleet_key);
+      const holders = new Map<string, string>();
+      if (entering.length) {
+        const { rows: h } = await tq.query<{ id: string; fleet_key: string; content_hash: string }>(
+          `SELECT m.id, coalesce(m.fleet_id, '') AS fleet_key, m.content_hash
+           FROM unnest($3::text[], $4::text[]) AS k(fleet_key, content_hash)
+           JOIN memories m ON m.tenant_id = $1 AND m.agent_id = $2 AND coalesce(m.fleet_id, '') = k.fleet_key
+                          AND m.content_hash = k.content_hash AND m.deleted_at IS NULL`,
+          [tenantId, body.target_agent_id, entering.map(destination), entering.map((r) => r.content_hash)]);
+        for (const r of h) holders.set(key(r.fleet_key, r.content_hash), r.id);
+      }
+      const enteringIds = new Set(entering.map((r) => r.id));
+      for (const r of rows) {
+        if (!enteringIds.has(r.id)) {
           moving.push(r);
+          continue;
         }
-      } else {
-        moving.push(...rows);
+        const k = key(destination(r), r.content_hash);
+        const holder = holders.get(k);
+        if (holder) {
+          skipped.push({ id: r.id, reason: 'duplicate_content', existing_id: holder });
+          continue;
+        }
+        holders.set(k, r.id);
+        moving.push(r);
       }
 
       if (moving.length) {

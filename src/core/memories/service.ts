@@ -8,8 +8,12 @@ import { vectorLiteral } from '../../store/db.js';
 import type { Embedder } from '../../providers/embedder/types.js';
 import type { EntityExtractor, Extraction } from '../../providers/entities/types.js';
 import type { EventBus } from '../../infra/bus/types.js';
-import { type Caller, isAdmin, requireAuth, requireTrust, resolveAgent, resolveTenant, TRUST } from '../caller.js';
-import { ApiError, badRequest, conflict, invalid, notFound } from '../../http/errors.js';
+import type { Enricher, Suggestion } from '../enrich/enricher.js';
+import { editedMarks, indexedTitle } from '../enrich/types.js';
+import {
+  type Caller, checkReadFleets, confinedFleet, isAdmin, requireAuth, requireTrust, resolveAgent, resolveTenant, resolveWriteFleet, TRUST,
+} from '../caller.js';
+import { DomainError, badRequest, conflict, invalid, notFound } from '../errors.js';
 import { linksFor, recordExtraction, withdrawMemory } from '../entities/store.js';
 import { supersededByPrecheck } from '../contradictions/precheck.js';
 import { contentHash, indexText, normaliseContent } from './content.js';
@@ -17,16 +21,17 @@ import { decodeCursor, encodeCursor } from './cursor.js';
 import { Params } from './params.js';
 import { buildListQuery, cursorCapable, listConditions, type ListFilter } from './query.js';
 import { DETAIL_COLUMNS, RECORD_COLUMNS, toDetail, toRecord } from './record.js';
-import { visibilityPredicate } from './visibility.js';
+import { canSee, visibilityPredicate, type FleetScope } from './visibility.js';
 import { BulkWriter, type BulkOptions, type BulkRequest, type BulkResult } from './bulk.js';
 import { redistribute, type RedistributeRequest, type RedistributeResult } from './redistribute.js';
 import {
   checkMetadata, checkType, checkValidity, INSERT_COLUMNS, isContentDuplicate, liveMemories, memoryValues, prepareMemory, publishWritten, quotaExceeded,
+  withEnrichment,
 } from './write.js';
 import {
   canonicalType,
-  type CreateMemoryInput, type MemoryDetail, type MemoryRecord, type SortColumn, type SupersededEntry,
-  type UpdateMemoryInput, type Usage, type WrittenMemory,
+  type CreateMemoryInput, type MemoryDetail, type MemoryRecord, type SortColumn, type StatusChange, type SupersededEntry,
+  TRANSITION_STATUSES, type UpdateMemoryInput, type Usage, type WrittenMemory,
 } from './types.js';
 
 export interface MemoryDeps {
@@ -34,6 +39,8 @@ export interface MemoryDeps {
   embedder: Embedder;
   entities: EntityExtractor;
   bus: EventBus;
+  /** Fills the type, title and tags a client left out (src/core/enrich). */
+  enricher: Enricher;
   /** Non-deleted memories a tenant may hold. */
   quotaPerTenant: number;
   log?: Pick<Logger, 'warn'>;
@@ -55,6 +62,8 @@ export interface ListQuery {
   run_id?: string;
   created_after?: string;
   created_before?: string;
+  weight_min?: number;
+  weight_max?: number;
   cursor?: string;
   sort?: SortColumn;
   order?: 'asc' | 'desc';
@@ -113,26 +122,46 @@ export class MemoryService {
 
   // ---- identity -----------------------------------------------------------------------
 
-  /** Tenant and agent a change acts as; restricted (trust 0) keys are read-only. */
+  /**
+   * Tenant and agent a change acts as; restricted (trust 0) keys are read-only. `scope`: a
+   * fleet-confined key changes rows of its fleet only.
+   */
   private writer(caller: Caller, tenant: string | undefined, agent: string | undefined) {
     requireTrust(caller, TRUST.standard, 'Changing memories');
-    return { tenantId: resolveTenant(caller, tenant, 'write'), agentId: resolveAgent(caller, agent), admin: isAdmin(caller) };
+    const fleet = confinedFleet(caller);
+    return {
+      tenantId: resolveTenant(caller, tenant, 'write'), agentId: resolveAgent(caller, agent), admin: isAdmin(caller),
+      scope: fleet ? { fleet, write: true } : null,
+    };
   }
 
-  private reader(caller: Caller, tenant: string | undefined, agent: string | undefined) {
-    return { tenantId: resolveTenant(caller, tenant, 'read'), agentId: resolveAgent(caller, agent), admin: isAdmin(caller) };
+  /** Tenant and viewer of a read; `fleets` named by the request are checked against a fleet-bound key. */
+  private reader(caller: Caller, tenant: string | undefined, agent: string | undefined, fleets: (string | undefined)[] = []) {
+    checkReadFleets(caller, fleets);
+    const fleet = confinedFleet(caller);
+    return {
+      tenantId: resolveTenant(caller, tenant, 'read'), agentId: resolveAgent(caller, agent), admin: isAdmin(caller),
+      scope: fleet ? { fleet } : null,
+    };
   }
 
   // ---- write --------------------------------------------------------------------------
 
-  async create(caller: Caller, input: CreateMemoryInput): Promise<WrittenMemory> {
-    const { tenantId, agentId, admin } = this.writer(caller, input.tenant_id, input.agent_id);
+  /**
+   * One memory. `opts.suggestion` carries what an earlier server step (an ingest preview) already
+   * inferred for fields the input leaves out; it is never taken from a request body.
+   */
+  async create(caller: Caller, input: CreateMemoryInput, opts: { suggestion?: Suggestion } = {}): Promise<WrittenMemory> {
+    const { tenantId, agentId, admin, scope } = this.writer(caller, input.tenant_id, input.agent_id);
     if (!agentId) throw invalid(['body', 'agent_id'], 'Field required', 'missing');
-    const prepared = prepareMemory(input, ['body']);
-    const { content, hash, fleetId } = prepared;
+    const checked = prepareMemory({ ...input, fleet_id: resolveWriteFleet(caller, input.fleet_id) }, ['body']);
+    const { content, hash, fleetId } = checked;
     // Slow work first, outside the transaction: PGlite has one session and a pg transaction
-    // holds its row locks, so neither may wait on the embedder.
+    // holds its row locks, so neither may wait on the embedder (nor on the enrichment model,
+    // which runs alongside the embedding).
+    const enrichment = this.deps.enricher.begin({ ...input, content }, opts.suggestion);
     const { vector, extraction } = await this.enrich(indexText(input.title, content));
+    const prepared = withEnrichment(checked, await enrichment.finish(extraction));
     const id = randomUUID();
     const quota = this.deps.quotaPerTenant;
     let out: { row: Row; links: MemoryRecord['entity_links']; stored: number };
@@ -154,13 +183,13 @@ export class MemoryService {
         return { row, links, stored: stored + 1 };
       });
     } catch (err) {
-      if (err instanceof DuplicateContent) throw await this.duplicateError(tenantId, fleetId, hash, null);
+      if (err instanceof DuplicateContent) throw await this.duplicateError(tenantId, fleetId, agentId, hash, null, { agentId, admin });
       throw err;
     }
     const usage: Usage = { memories_stored: out.stored, memories_limit: quota, writes_remaining: Math.max(quota - out.stored, 0) };
     // What a cheap indexed check already knows; the detector on the bus records it and finds the rest.
     const superseded_by: SupersededEntry[] = await supersededByPrecheck(this.deps.db, {
-      tenantId, memoryId: id, viewer: agentId, admin,
+      tenantId, memoryId: id, viewer: agentId, admin, scope: scope && { fleet: scope.fleet },
       subject_entity_id: input.subject_entity_id, predicate: input.predicate, object_value: input.object_value,
     })
       .catch((err) => {
@@ -177,7 +206,7 @@ export class MemoryService {
     const [vectors, extraction] = await Promise.all([
       this.deps.embedder.embed([text]).catch((err) => {
         this.deps.log?.warn({ err }, 'embedding failed');
-        throw new ApiError(503, 'Service Unavailable', 'The embedder is unavailable; retry later', {}, { 'retry-after': '1' });
+        throw new DomainError(503, 'Service Unavailable', 'The embedder is unavailable; retry later', {}, { 'retry-after': '1' });
       }),
       this.extract(text),
     ]);
@@ -191,12 +220,21 @@ export class MemoryService {
     });
   }
 
-  private async duplicateError(tenantId: string, fleetId: string | null, hash: string, selfId: string | null): Promise<ApiError> {
-    const { rows } = await this.deps.db.query<{ id: string }>(
-      `SELECT id FROM memories WHERE tenant_id = $1 AND coalesce(fleet_id, '') = $2 AND content_hash = $3
-         AND deleted_at IS NULL AND ($4::uuid IS NULL OR id <> $4::uuid) LIMIT 1`,
-      [tenantId, fleetId ?? '', hash, selfId]);
-    return conflict('A memory with exactly this content already exists in this tenant and fleet', { existing_id: rows[0]?.id ?? null });
+  /**
+   * 409 for content its writer already holds in this fleet (the unique index is per tenant,
+   * fleet, agent and content). The holder's id is named only when the caller can see it.
+   */
+  private async duplicateError(
+    tenantId: string, fleetId: string | null, agentId: string, hash: string, selfId: string | null,
+    viewer: { agentId: string | null; admin: boolean; scope?: FleetScope | null },
+  ): Promise<DomainError> {
+    const { rows } = await this.deps.db.query<{ id: string; visibility: string; agent_id: string }>(
+      `SELECT id, visibility, agent_id, fleet_id FROM memories WHERE tenant_id = $1 AND coalesce(fleet_id, '') = $2 AND agent_id = $3
+         AND content_hash = $4 AND deleted_at IS NULL AND ($5::uuid IS NULL OR id <> $5::uuid) LIMIT 1`,
+      [tenantId, fleetId ?? '', agentId, hash, selfId]);
+    const holder = rows[0];
+    const shown = holder && canSee(holder, viewer.agentId, viewer.admin, viewer.scope) ? holder.id : null;
+    return conflict(`Agent "${agentId}" already holds a memory with exactly this content in this fleet`, { existing_id: shown });
   }
 
   private publish(tenantId: string, data: Record<string, unknown>) {
@@ -210,7 +248,7 @@ export class MemoryService {
     const p = new Params();
     const w = [`m.tenant_id = ${p.add(a.tenantId)}`, `m.id = ${p.add(id, 'uuid')}`];
     if (!q.include_deleted) w.push('m.deleted_at IS NULL');
-    const vis = visibilityPredicate(p, a.agentId, a.admin, 'm');
+    const vis = visibilityPredicate(p, a.agentId, a.admin, 'm', a.scope);
     if (vis) w.push(vis);
     const { rows } = await this.deps.db.query(`SELECT ${DETAIL_COLUMNS} FROM memories m WHERE ${w.join(' AND ')}`, p.values);
     if (!rows[0]) throw notFound('Memory');
@@ -219,8 +257,8 @@ export class MemoryService {
   }
 
   async list(caller: Caller, q: ListQuery): Promise<Page> {
-    const a = this.reader(caller, q.tenant_id, q.agent_id);
-    return this.page(q, { tenantId: a.tenantId, viewer: a.agentId, allVisibilities: false, authorId: q.filter_agent_id });
+    const a = this.reader(caller, q.tenant_id, q.agent_id, [q.fleet_id]);
+    return this.page(q, { tenantId: a.tenantId, viewer: a.agentId, allVisibilities: false, authorId: q.filter_agent_id, scope: a.scope });
   }
 
   /** Admin list: every tenant unless one is named, every visibility; agent_id filters by author. */
@@ -229,7 +267,7 @@ export class MemoryService {
     return this.page(q, { tenantId: q.tenant_id ?? null, viewer: null, allVisibilities: true, authorId: q.filter_agent_id ?? q.agent_id });
   }
 
-  private async page(q: ListQuery, who: Pick<ListFilter, 'tenantId' | 'viewer' | 'allVisibilities' | 'authorId'>): Promise<Page> {
+  private async page(q: ListQuery, who: Pick<ListFilter, 'tenantId' | 'viewer' | 'allVisibilities' | 'authorId' | 'scope'>): Promise<Page> {
     const sort = q.sort ?? 'created_at';
     const order = q.order ?? 'desc';
     const limit = q.limit ?? 50;
@@ -242,6 +280,7 @@ export class MemoryService {
       ...who,
       fleetId: q.fleet_id, memoryType: q.memory_type, excludeTypes: splitList(q.exclude_memory_types), status: q.status,
       visibility: q.visibility, runId: q.run_id, createdAfter: q.created_after, createdBefore: q.created_before,
+      weightMin: q.weight_min, weightMax: q.weight_max,
       includeDeleted: q.include_deleted ?? false,
       sort, order, offset: q.offset ?? 0, limit,
       cursor,
@@ -283,10 +322,10 @@ export class MemoryService {
     for (let attempt = 0; attempt < 3; attempt++) {
       const p0 = new Params();
       const w0 = [`m.tenant_id = ${p0.add(a.tenantId)}`, `m.id = ${p0.add(id, 'uuid')}`, 'm.deleted_at IS NULL'];
-      const vis0 = visibilityPredicate(p0, a.agentId, a.admin, 'm');
+      const vis0 = visibilityPredicate(p0, a.agentId, a.admin, 'm', a.scope);
       if (vis0) w0.push(vis0);
       const { rows: cur } = await this.deps.db.query(
-        `SELECT m.title, m.content, m.content_hash, m.fleet_id, m.ts_valid_start, m.ts_valid_end
+        `SELECT m.title, m.content, m.content_hash, m.fleet_id, m.agent_id, m.ts_valid_start, m.ts_valid_end, m.metadata
          FROM memories m WHERE ${w0.join(' AND ')}`, p0.values);
       if (!cur[0]) throw notFound('Memory');
       const current = cur[0];
@@ -294,28 +333,40 @@ export class MemoryService {
         fields.ts_valid_end !== undefined ? fields.ts_valid_end : current.ts_valid_end, ['body', 'ts_valid_end']);
 
       const newHash = content !== undefined ? contentHash(content) : current.content_hash;
-      const newTitle = fields.title !== undefined ? fields.title : current.title;
-      const textChanged = newHash !== current.content_hash || (newTitle ?? null) !== (current.title ?? null);
-      const enriched = textChanged ? await this.enrich(indexText(newTitle, content ?? current.content)) : null;
+      const oldIndexTitle = indexedTitle(current.title, current.metadata);
+      const newIndexTitle = fields.title !== undefined ? fields.title : oldIndexTitle;
+      const textChanged = newHash !== current.content_hash || (newIndexTitle ?? null) !== (oldIndexTitle ?? null);
+      // Fields inferred from the old content that this edit leaves alone are inferred again.
+      const marks = editedMarks(current.metadata, fields, mode, newHash !== current.content_hash);
+      const reinferring = newHash !== current.content_hash ? this.deps.enricher.refresh(content!, marks.still) : null;
+      const enriched = textChanged ? await this.enrich(indexText(newIndexTitle, content ?? current.content)) : null;
       // A new subject/predicate/object changes the memory's graph even when its text does not.
       const tripleChanged = fields.subject_entity_id !== undefined || fields.predicate !== undefined || fields.object_value !== undefined;
-      const extraction = enriched?.extraction ?? (tripleChanged ? await this.extract(indexText(newTitle, current.content)) : null);
+      const extraction = enriched?.extraction ?? (tripleChanged ? await this.extract(indexText(newIndexTitle, current.content)) : null);
+      const reinferred = reinferring ? await reinferring.finish(extraction ?? undefined) : null;
 
       const p = new Params();
       const set: string[] = [];
       const col = (name: string, value: unknown, cast?: string) => set.push(`${name} = ${p.add(value, cast)}`);
       if (fields.title !== undefined) col('title', fields.title);
+      else if (reinferred && marks.still.includes('title')) col('title', reinferred.title ?? null);
       if (content !== undefined) {
         col('content', content);
         col('content_hash', newHash);
       }
-      if (fields.metadata !== undefined) {
+      {
         // Merge happens in SQL on the row's current value: concurrent merges of distinct keys all survive.
-        set.push(mode === 'replace'
-          ? `metadata = ${p.add(JSON.stringify(fields.metadata), 'jsonb')}`
-          : `metadata = m.metadata || ${p.add(JSON.stringify(fields.metadata), 'jsonb')}`);
+        const inferred = reinferred?.metadata ?? null;
+        const base = fields.metadata !== undefined && mode === 'replace' ? `'{}'::jsonb` : 'm.metadata';
+        const layers = [
+          marks.changed ? `(${base} - ${p.add(marks.drop, 'text[]')})` : base,
+          ...(inferred || marks.changed ? [p.add(JSON.stringify({ ...marks.keep, ...(inferred ?? {}) }), 'jsonb')] : []),
+          ...(fields.metadata !== undefined ? [p.add(JSON.stringify(fields.metadata), 'jsonb')] : []),
+        ];
+        if (layers.length > 1 || fields.metadata !== undefined) set.push(`metadata = ${layers.join(' || ')}`);
       }
       if (fields.memory_type !== undefined) col('memory_type', canonicalType(fields.memory_type));
+      else if (reinferred?.memory_type !== undefined) col('memory_type', reinferred.memory_type);
       if (fields.weight !== undefined) col('weight', fields.weight);
       if (fields.status !== undefined) col('status', fields.status);
       if (fields.visibility !== undefined) col('visibility', fields.visibility);
@@ -332,7 +383,7 @@ export class MemoryService {
       }
       set.push('updated_at = now()');
       const w = [`m.tenant_id = ${p.add(a.tenantId)}`, `m.id = ${p.add(id, 'uuid')}`, 'm.deleted_at IS NULL'];
-      const vis = visibilityPredicate(p, a.agentId, a.admin, 'm');
+      const vis = visibilityPredicate(p, a.agentId, a.admin, 'm', a.scope);
       if (vis) w.push(vis);
       if (extraction && content === undefined) w.push(`m.content_hash = ${p.add(current.content_hash)}`);
       if (extraction && fields.title === undefined) w.push(`m.title IS NOT DISTINCT FROM ${p.add(current.title ?? null)}`);
@@ -355,7 +406,7 @@ export class MemoryService {
           return { row, links: (await linksFor(tq, [a.tenantId], [id])).get(id) ?? [] };
         });
       } catch (err) {
-        if (err instanceof DuplicateContent) throw await this.duplicateError(a.tenantId, current.fleet_id, newHash, id);
+        if (err instanceof DuplicateContent) throw await this.duplicateError(a.tenantId, current.fleet_id, current.agent_id, newHash, id, a);
         throw err;
       }
       if (!result) {
@@ -370,20 +421,26 @@ export class MemoryService {
     throw conflict('The memory kept changing while this update ran; retry');
   }
 
-  async setStatus(caller: Caller, id: string, q: { tenant_id?: string; agent_id?: string }, status: string) {
+  /** Sets the status (`deleted`: soft-deletes, keeping the status column as it was). */
+  async setStatus(caller: Caller, id: string, q: { tenant_id?: string; agent_id?: string }, status: string): Promise<StatusChange> {
     const a = this.writer(caller, q.tenant_id, q.agent_id);
+    if (!(TRANSITION_STATUSES as readonly string[]).includes(status)) {
+      throw invalid(['body', 'status'], `Input should be one of: ${TRANSITION_STATUSES.join(', ')}`, 'enum', status, { expected: [...TRANSITION_STATUSES] });
+    }
     const p = new Params();
     const w = [`o.tenant_id = ${p.add(a.tenantId)}`, `o.id = ${p.add(id, 'uuid')}`, 'o.deleted_at IS NULL'];
-    const vis = visibilityPredicate(p, a.agentId, a.admin, 'o');
+    const vis = visibilityPredicate(p, a.agentId, a.admin, 'o', a.scope);
     if (vis) w.push(vis);
+    const change = status === 'deleted' ? 'deleted_at = now()' : `status = ${p.add(status)}`;
     // The sub-select locks the row and reads the status before the update changes it.
-    const { rows } = await this.deps.db.query<{ id: string; status: string; previous_status: string }>(
-      `UPDATE memories AS m SET status = ${p.add(status)}, updated_at = now()
+    const { rows } = await this.deps.db.query<{ id: string; previous_status: string }>(
+      `UPDATE memories AS m SET ${change}, updated_at = now()
        FROM (SELECT o.id, o.status FROM memories o WHERE ${w.join(' AND ')} FOR UPDATE) AS old
        WHERE m.tenant_id = $1 AND m.id = old.id
-       RETURNING m.id, m.status, old.status AS previous_status`, p.values);
+       RETURNING m.id, old.status AS previous_status`, p.values);
     if (!rows[0]) throw notFound('Memory');
-    return rows[0];
+    const { previous_status } = rows[0];
+    return { id, status, previous_status, memory_id: id, old_status: previous_status, new_status: status };
   }
 
   // ---- delete -------------------------------------------------------------------------
@@ -400,6 +457,7 @@ export class MemoryService {
    */
   async removeWhere(caller: Caller, f: DeleteWhere): Promise<number> {
     const a = this.writer(caller, f.tenant_id, f.agent_id);
+    checkReadFleets(caller, [f.fleet_id]);
     return this.softDelete(a, (p) => {
       const w: string[] = [];
       if (f.fleet_id !== undefined) w.push(`m.fleet_id = ${p.add(f.fleet_id)}`);
@@ -422,10 +480,10 @@ export class MemoryService {
   }
 
   /** Shared soft delete: tenant, not-yet-deleted and visibility always apply; `where` adds the selection. */
-  private async softDelete(a: { tenantId: string; agentId: string | null; admin: boolean }, where: (p: Params) => string[]) {
+  private async softDelete(a: { tenantId: string; agentId: string | null; admin: boolean; scope: FleetScope | null }, where: (p: Params) => string[]) {
     const p = new Params();
     const w = [`m.tenant_id = ${p.add(a.tenantId)}`, 'm.deleted_at IS NULL', ...where(p)];
-    const vis = visibilityPredicate(p, a.agentId, a.admin, 'm');
+    const vis = visibilityPredicate(p, a.agentId, a.admin, 'm', a.scope);
     if (vis) w.push(vis);
     const { rowCount } = await this.deps.db.query(`UPDATE memories AS m SET deleted_at = now(), updated_at = now() WHERE ${w.join(' AND ')}`, p.values);
     return rowCount;
@@ -434,9 +492,9 @@ export class MemoryService {
   // ---- aggregates ---------------------------------------------------------------------
 
   async stats(caller: Caller, q: StatsQuery): Promise<Stats> {
-    const a = this.reader(caller, q.tenant_id, q.agent_id);
+    const a = this.reader(caller, q.tenant_id, q.agent_id, [q.fleet_id]);
     return this.aggregate({
-      tenantId: a.tenantId, viewer: a.agentId, allVisibilities: false, fleetId: q.fleet_id, authorId: q.filter_agent_id,
+      tenantId: a.tenantId, viewer: a.agentId, allVisibilities: false, fleetId: q.fleet_id, authorId: q.filter_agent_id, scope: a.scope,
       memoryType: q.memory_type, status: q.status, includeDeleted: q.include_deleted ?? false,
     }, false);
   }
@@ -458,9 +516,11 @@ export class MemoryService {
          count(*) FILTER (WHERE m.deleted_at IS NOT NULL)::int AS deleted
        FROM memories m ${w.length ? `WHERE ${w.join(' AND ')}` : ''}
        GROUP BY GROUPING SETS (${dims.map((d) => `(m.${d})`).join(', ')}, ())`, p.values);
-    const out: Stats = { total: 0, by_type: {}, by_agent: {}, by_status: {} };
-    const buckets: Record<string, Record<string, number>> = { memory_type: out.by_type, agent_id: out.by_agent, status: out.by_status };
-    if (byTenant) buckets.tenant_id = out.by_tenant = {};
+    // Buckets are keyed by stored values (agent ids, tenants): null-prototype, so "__proto__" is a key like any other.
+    const dict = () => Object.create(null) as Record<string, number>;
+    const out: Stats = { total: 0, by_type: dict(), by_agent: dict(), by_status: dict() };
+    const buckets = new Map<string, Record<string, number>>([['memory_type', out.by_type], ['agent_id', out.by_agent], ['status', out.by_status]]);
+    if (byTenant) buckets.set('tenant_id', (out.by_tenant = dict()));
     let deleted = 0;
     for (const r of rows) {
       const grouped = dims.filter((d) => Number(r[`g_${d}`]) === 0);
@@ -468,7 +528,7 @@ export class MemoryService {
         out.total = Number(r.live);
         deleted = Number(r.deleted);
       } else if (grouped.length === 1 && Number(r.live) > 0) {
-        buckets[grouped[0]][r[grouped[0]]] = Number(r.live);
+        buckets.get(grouped[0])![r[grouped[0]]] = Number(r.live);
       }
     }
     if (f.includeDeleted) {
@@ -478,11 +538,34 @@ export class MemoryService {
     return out;
   }
 
+  /**
+   * Which of these texts the caller can already see stored as a memory of the tenant (any fleet),
+   * by exact content: text → memory id. Ingest preview drops them.
+   */
+  async storedContents(caller: Caller, q: { tenant_id?: string; agent_id?: string }, texts: readonly string[]): Promise<Map<string, string>> {
+    const a = this.reader(caller, q.tenant_id, q.agent_id);
+    const byHash = new Map<string, string>();
+    for (const t of texts) {
+      const c = t.trim();
+      if (c) byHash.set(contentHash(c), t);
+    }
+    const out = new Map<string, string>();
+    if (byHash.size === 0) return out;
+    const p = new Params();
+    const w = [`m.tenant_id = ${p.add(a.tenantId)}`, `m.content_hash = ANY(${p.add([...byHash.keys()], 'text[]')})`, 'm.deleted_at IS NULL'];
+    const vis = visibilityPredicate(p, a.agentId, a.admin, 'm', a.scope);
+    if (vis) w.push(vis);
+    const { rows } = await this.deps.db.query<{ id: string; content_hash: string }>(
+      `SELECT DISTINCT ON (m.content_hash) m.id, m.content_hash FROM memories m WHERE ${w.join(' AND ')} ORDER BY m.content_hash, m.created_at`, p.values);
+    for (const r of rows) out.set(byHash.get(r.content_hash)!, r.id);
+    return out;
+  }
+
   /** Active, non-deleted memories the caller can see. */
   async count(caller: Caller, q: { tenant_id?: string; fleet_id?: string; agent_id?: string }): Promise<number> {
-    const a = this.reader(caller, q.tenant_id, q.agent_id);
+    const a = this.reader(caller, q.tenant_id, q.agent_id, [q.fleet_id]);
     const p = new Params();
-    const w = listConditions(p, { tenantId: a.tenantId, viewer: a.agentId, allVisibilities: false, fleetId: q.fleet_id, includeDeleted: false });
+    const w = listConditions(p, { tenantId: a.tenantId, viewer: a.agentId, allVisibilities: false, fleetId: q.fleet_id, includeDeleted: false, scope: a.scope });
     w.push(`m.status = 'active'`);
     const { rows } = await this.deps.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM memories m WHERE ${w.join(' AND ')}`, p.values);
     return Number(rows[0].n);
@@ -521,7 +604,7 @@ export class MemoryService {
   /** Fleets of a tenant with their non-deleted memory counts (memories without a fleet are not listed). */
   async fleets(caller: Caller, q: { tenant_id?: string; agent_id?: string }): Promise<{ fleet_id: string; count: number }[]> {
     const a = this.reader(caller, q.tenant_id, q.agent_id);
-    return this.fleetCounts(a.tenantId, a.agentId, false) as Promise<{ fleet_id: string; count: number }[]>;
+    return this.fleetCounts(a.tenantId, a.agentId, false, a.scope) as Promise<{ fleet_id: string; count: number }[]>;
   }
 
   async adminFleets(caller: Caller, q: { tenant_id?: string }): Promise<{ tenant_id: string; fleet_id: string; count: number }[]> {
@@ -529,9 +612,9 @@ export class MemoryService {
     return this.fleetCounts(q.tenant_id ?? null, null, true) as Promise<{ tenant_id: string; fleet_id: string; count: number }[]>;
   }
 
-  private async fleetCounts(tenantId: string | null, viewer: string | null, admin: boolean) {
+  private async fleetCounts(tenantId: string | null, viewer: string | null, admin: boolean, scope: FleetScope | null = null) {
     const p = new Params();
-    const w = listConditions(p, { tenantId, viewer, allVisibilities: admin, includeDeleted: false });
+    const w = listConditions(p, { tenantId, viewer, allVisibilities: admin, includeDeleted: false, scope });
     w.push('m.fleet_id IS NOT NULL');
     const { rows } = await this.deps.db.query(
       `SELECT m.tenant_id, m.fleet_id, count(*)::int AS count FROM memories m WHERE ${w.join(' AND ')}

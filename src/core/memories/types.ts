@@ -21,6 +21,23 @@ export type MemoryStatus = (typeof STATUSES)[number];
 /** Statuses a client may set; outdated and conflicted belong to the contradiction detector. */
 export const CLIENT_STATUSES = ['active', 'pending', 'confirmed', 'cancelled', 'archived'] as const;
 
+/**
+ * Targets of PATCH …/status: a client's statuses, outdated and conflicted set by hand (resolving
+ * what the detector would), and `deleted`, a soft delete as Caura's clients send it.
+ */
+export const TRANSITION_STATUSES = [...CLIENT_STATUSES, 'outdated', 'conflicted', 'deleted'] as const;
+export type TransitionStatus = (typeof TRANSITION_STATUSES)[number];
+
+/** Answer of a status change: ours and Caura's names for the same facts. */
+export interface StatusChange {
+  id: string;
+  status: string;
+  previous_status: string;
+  memory_id: string;
+  old_status: string;
+  new_status: string;
+}
+
 export const VISIBILITIES = ['scope_agent', 'scope_team', 'scope_org'] as const;
 export type Visibility = (typeof VISIBILITIES)[number];
 

@@ -5,9 +5,10 @@ import type { Logger } from 'pino';
 import { pgCode, UNIQUE_VIOLATION, vectorParam, type Queryable } from '../../store/db.js';
 import type { EventBus } from '../../infra/bus/types.js';
 import { publishWithRetry } from '../../infra/bus/retry.js';
-import { ApiError, invalid } from '../../http/errors.js';
+import { DomainError, invalid } from '../errors.js';
 import { contentHash, normaliseContent } from './content.js';
 import type { Params } from './params.js';
+import type { Enrichment } from '../enrich/enricher.js';
 import { canonicalType, DEFAULT_VISIBILITY, DEFAULT_WEIGHT, SERVER_MEMORY_TYPES, type CreateMemoryInput } from './types.js';
 
 export const MEMORY_WRITTEN = 'memory.written';
@@ -57,13 +58,28 @@ export function prepareMemory(input: CreateMemoryInput, at: Loc): PreparedMemory
   return { input, content, hash: contentHash(content), fleetId: input.fleet_id ?? null };
 }
 
+/** The prepared memory with what enrichment inferred set; content and hash are unchanged. */
+export function withEnrichment(m: PreparedMemory, e: Enrichment): PreparedMemory {
+  if (e.memory_type === undefined && e.title === undefined && e.metadata === undefined) return m;
+  const input = { ...m.input };
+  if (e.memory_type !== undefined) input.memory_type = e.memory_type;
+  if (e.title !== undefined) input.title = e.title;
+  if (e.metadata !== undefined) input.metadata = e.metadata;
+  return { ...m, input };
+}
+
 export const INSERT_COLUMNS = `id, tenant_id, fleet_id, agent_id, memory_type, title, content, content_hash, weight,
   source_uri, run_id, metadata, expires_at, subject_entity_id, predicate, object_value, ts_valid_start,
-  ts_valid_end, status, visibility, embedding, embedding_model, client_request_id`;
+  ts_valid_end, status, visibility, embedding, embedding_model, client_request_id, attempt_scope`;
 
 /** One parenthesised VALUES tuple matching INSERT_COLUMNS. */
 export function memoryValues(
-  p: Params, row: { id: string; tenantId: string; agentId: string; m: PreparedMemory; vector: ArrayLike<number>; model: string; clientRequestId: string | null },
+  p: Params,
+  row: {
+    id: string; tenantId: string; agentId: string; m: PreparedMemory; vector: ArrayLike<number>; model: string;
+    /** Bulk only: "<attempt>:<index>" and the scope (the key) it belongs to. */
+    clientRequestId: string | null; attemptScope?: string | null;
+  },
 ): string {
   const { input } = row.m;
   const values = [
@@ -74,7 +90,7 @@ export function memoryValues(
     p.add(input.subject_entity_id ?? null, 'uuid'), p.add(input.predicate ?? null), p.add(input.object_value ?? null),
     p.add(input.ts_valid_start ?? null, 'timestamptz'), p.add(input.ts_valid_end ?? null, 'timestamptz'),
     p.add(input.status ?? 'active'), p.add(input.visibility ?? DEFAULT_VISIBILITY),
-    p.add(vectorParam(row.vector), 'vector'), p.add(row.model), p.add(row.clientRequestId),
+    p.add(vectorParam(row.vector), 'vector'), p.add(row.model), p.add(row.clientRequestId), p.add(row.attemptScope ?? null),
   ];
   return `(${values.join(', ')})`;
 }
@@ -87,9 +103,9 @@ export async function liveMemories(q: Queryable, tenantId: string): Promise<numb
 }
 
 /** 429 for a write that would take the tenant past its quota (DEFAULTS "Memories"). */
-export function quotaExceeded(tenantId: string, stored: number, quota: number, wanted = 1): ApiError {
+export function quotaExceeded(tenantId: string, stored: number, quota: number, wanted = 1): DomainError {
   const what = wanted === 1 ? '' : `; this request would add ${wanted}`;
-  return new ApiError(429, 'Too Many Requests',
+  return new DomainError(429, 'Too Many Requests',
     `Tenant "${tenantId}" holds ${stored} memories, its quota of ${quota}${what}; delete memories before writing more`,
     { memories_stored: stored, memories_limit: quota, writes_remaining: Math.max(quota - stored, 0) });
 }

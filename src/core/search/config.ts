@@ -177,7 +177,7 @@ function merge(base: unknown, over: unknown, path: string): unknown {
     if (!isObject(over)) throw new Error(`${path} must be an object`);
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(over)) {
-      if (!(key in base)) throw new Error(`${path} has no setting "${key}" (known: ${Object.keys(base).join(', ')})`);
+      if (!Object.hasOwn(base, key)) throw new Error(`${path} has no setting "${key}" (known: ${Object.keys(base).join(', ')})`);
     }
     for (const [key, value] of Object.entries(base)) out[key] = merge(value, over[key], `${path}.${key}`);
     return out;

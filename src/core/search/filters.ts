@@ -2,7 +2,7 @@
 // default exclusions (deleted, outdated, expired) and the request's filters. One function, so
 // no leg can forget a rule.
 import { Params } from '../memories/params.js';
-import { visibilityPredicate } from '../memories/visibility.js';
+import { visibilityPredicate, type FleetScope } from '../memories/visibility.js';
 import { canonicalType } from '../memories/types.js';
 
 export interface SearchFilter {
@@ -11,6 +11,8 @@ export interface SearchFilter {
   viewer: string | null;
   /** Admins see every visibility (as in the memory list). */
   admin: boolean;
+  /** A fleet-confined reader's fleet. */
+  scope?: FleetScope | null;
   fleetIds?: string[];
   /** Author filter. */
   authorId?: string;
@@ -27,7 +29,7 @@ export interface SearchFilter {
 export function searchConditions(p: Params, f: SearchFilter): string[] {
   const w = [`m.tenant_id = ${p.add(f.tenantId)}`];
   if (!f.includeDeleted) w.push('m.deleted_at IS NULL');
-  const vis = visibilityPredicate(p, f.viewer, f.admin, 'm');
+  const vis = visibilityPredicate(p, f.viewer, f.admin, 'm', f.scope);
   if (vis) w.push(vis);
   if (f.statuses?.length) {
     w.push(`m.status = ANY(${p.add(f.statuses, 'text[]')})`);

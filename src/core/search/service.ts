@@ -13,8 +13,8 @@ import type { Db } from '../../store/db.js';
 import type { Embedder } from '../../providers/embedder/types.js';
 import type { EntityExtractor } from '../../providers/entities/types.js';
 import type { LlmClient } from '../../providers/llm/types.js';
-import { ApiError, invalid } from '../../http/errors.js';
-import { type Caller, isAdmin, resolveAgent, resolveTenant } from '../caller.js';
+import { DomainError, invalid } from '../errors.js';
+import { type Caller, checkReadFleets, confinedFleet, isAdmin, resolveAgent, resolveTenant } from '../caller.js';
 import { linksJsonColumn, parseLinksJson } from '../entities/store.js';
 import { RECORD_COLUMNS, toRecord } from '../memories/record.js';
 import type { MemoryRecord } from '../memories/types.js';
@@ -26,6 +26,7 @@ import { llmSummary } from './llm-summary.js';
 import { TermStats } from './keyword-plan.js';
 import { queryEntityKeys } from './query-terms.js';
 import { EMPTY_SUMMARY, extractiveSummary } from './summary.js';
+import { visibleMentions } from './visible-entities.js';
 
 export const QUERY_MAX_CHARS = 5_000;
 export const TOP_K = { min: 1, max: 50, default: 5 } as const;
@@ -204,7 +205,9 @@ export class SearchService {
     this.recordRecall(tenantId, items, now);
     timings.total = round(performance.now() - t0);
 
-    const diagnostic: SearchDiagnostic | undefined = req.diagnostic
+    // Only entities of memories this caller could find are named, with their visible mentions.
+    const mentions = req.diagnostic ? await visibleMentions(db, filter, (entity?.matched ?? []).map((e) => e.id)) : null;
+    const diagnostic: SearchDiagnostic | undefined = mentions
       ? {
           timings_ms: timings,
           candidates: {
@@ -212,7 +215,8 @@ export class SearchService {
             keyword: keyword ? keyword.candidates.length : null,
             entity: entity ? entity.candidates.length : null,
           },
-          entities: (entity?.matched ?? []).map((e) => ({ id: e.id, name: e.name, mention_count: e.mentionCount, match: e.match })),
+          entities: (entity?.matched ?? []).filter((e) => mentions.has(e.id))
+            .map((e) => ({ id: e.id, name: e.name, mention_count: mentions.get(e.id)!, match: e.match })),
           keyword_terms: keyword?.terms ?? [],
         }
       : undefined;
@@ -221,7 +225,10 @@ export class SearchService {
 
   /** The row predicate of a request: tenant and viewer from the caller's identity, then the filters. */
   private filterFor(caller: Caller, req: SearchRequest): SearchFilter {
+    checkReadFleets(caller, [req.fleet_id, ...(req.fleet_ids ?? [])]);
+    const fleet = confinedFleet(caller);
     return {
+      scope: fleet ? { fleet } : null,
       tenantId: resolveTenant(caller, req.tenant_id, 'read'),
       viewer: resolveAgent(caller, req.agent_id),
       admin: isAdmin(caller),
@@ -247,7 +254,7 @@ export class SearchService {
       return v;
     } catch (err) {
       this.deps.log?.warn({ err }, 'query embedding failed');
-      throw new ApiError(503, 'Service Unavailable', 'The embedder is unavailable; retry later', {}, { 'retry-after': '1' });
+      throw new DomainError(503, 'Service Unavailable', 'The embedder is unavailable; retry later', {}, { 'retry-after': '1' });
     }
   }
 
