@@ -4,24 +4,30 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { Type, type Static } from 'typebox';
 import type { Services } from '../services.js';
-import { requireTrust, TRUST } from '../core/caller.js';
 import { CLIENT_MEMORY_TYPES } from '../core/memories/types.js';
 import { MAX_COMMIT_FACTS, MAX_PREVIEW_FACTS, type CommitInput } from '../core/ingest/service.js';
-import { DEFAULT_MAX_FACTS } from '../core/ingest/facts.js';
+import { DEFAULT_MAX_FACTS, DROP_REASONS } from '../core/ingest/facts.js';
+import { INFERRED_TYPES, TITLE_MAX_CHARS } from '../core/enrich/types.js';
 import { tooLarge } from '../core/ingest/source.js';
-import { ApiError, ValidationError, type ValidationItem } from './errors.js';
+import { DomainError, ValidationError, type ValidationItem } from '../core/errors.js';
 import { IdempotencyHeaders, StrEnum, nullable } from './memory-schemas.js';
+import { faultItems } from './validation.js';
+import { faultyStrings } from '../core/input.js';
 import { Ident, TenantId, errorResponses } from './schemas.js';
 
 /** Room for the JSON envelope or the multipart framing around a payload of the full cap. */
 const ENVELOPE_BYTES = 64 * 1024;
 const FIELD_MAX_BYTES = 64 * 1024;
 
-const SUGGESTED_TYPES = ['fact', 'decision', 'preference', 'task', 'plan', 'commitment', 'episode', 'intention', 'action', 'cancellation'] as const;
 const Focus = Type.String({ maxLength: 1000, description: 'Terms the caller cares about: facts mentioning them rank higher' });
 const SourceUri = Type.String({ maxLength: 2048 });
 const MaxFacts = Type.Integer({ minimum: 1, maximum: MAX_PREVIEW_FACTS, description: `Most facts returned (default ${DEFAULT_MAX_FACTS}), the most salient kept` });
 const IncludeContent = Type.Boolean({ description: 'Also return the extracted text (to pass back to commit as the run\'s source)' });
+const Explain = Type.Boolean({ description: 'Also return what was dropped and why (`dropped`, `dropped_counts`)' });
+const EnrichedBy = StrEnum(['rules', 'llm'] as const, {
+  description: 'Who suggested the type and title (from preview). Sent back on commit, they are marked as inferred',
+});
+const Section = Type.String({ maxLength: 1000, description: 'Headings above the fact, outermost first' });
 const RunId = Type.String({ pattern: '^[a-z0-9][a-z0-9._-]{0,99}$', description: 'Run id; also the doc_id of the parent document' });
 const DocHash = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'sha256 of the source text (from preview)' });
 
@@ -33,13 +39,23 @@ const PreviewBody = Type.Object({
   source_uri: Type.Optional(SourceUri),
   max_facts: Type.Optional(MaxFacts),
   include_content: Type.Optional(IncludeContent),
+  explain: Type.Optional(Explain),
 }, { additionalProperties: false });
 
 const FactOut = Type.Object({
   content: Type.String(),
-  suggested_type: Type.String({ enum: [...SUGGESTED_TYPES] }),
+  suggested_type: Type.String({ enum: [...INFERRED_TYPES] }),
+  title: Type.String({ maxLength: TITLE_MAX_CHARS }),
   source_uri: Type.Union([Type.String(), Type.Null()]),
   salience: Type.Number({ minimum: 0, maximum: 1 }),
+  section: Type.Union([Type.String(), Type.Null()], { description: 'Headings above the fact, outermost first; null before any heading' }),
+  enriched_by: Type.String({ enum: ['rules', 'llm'], description: 'Who suggested suggested_type and title' }),
+});
+
+const DroppedOut = Type.Object({
+  text: Type.String({ description: 'The unit, cut at 200 characters' }),
+  reason: Type.String({ enum: [...DROP_REASONS] }),
+  section: Type.Union([Type.String(), Type.Null()]),
 });
 
 const PreviewResult = Type.Object({
@@ -52,6 +68,8 @@ const PreviewResult = Type.Object({
   format: Type.String({ description: 'md, txt, csv, html, pdf, docx, pptx, xlsx, epub, rtf or odt' }),
   extractor: Type.String({ enum: ['llm', 'rules'], description: 'llm when the configured model extracted the facts' }),
   content: Type.Optional(Type.String({ description: 'The extracted text (include_content=true)' })),
+  dropped: Type.Optional(Type.Array(DroppedOut, { description: 'explain=true: units that became no fact, in order (at most 1,000)' })),
+  dropped_counts: Type.Optional(Type.Record(Type.String(), Type.Integer(), { description: 'explain=true: units dropped per reason' })),
 }, { $id: 'IngestPreview' });
 
 const CommitFact = Type.Object({
@@ -61,6 +79,8 @@ const CommitFact = Type.Object({
   source_uri: Type.Optional(nullable(SourceUri)),
   salience: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'Becomes the memory weight' })),
   title: Type.Optional(nullable(Type.String({ maxLength: 500 }))),
+  section: Type.Optional(nullable(Section)),
+  enriched_by: Type.Optional(EnrichedBy),
   metadata: Type.Optional(Type.Unsafe<Record<string, unknown>>(Type.Object({}, { additionalProperties: true }))),
 }, { additionalProperties: false });
 
@@ -80,7 +100,7 @@ const CommitBody = Type.Object({
 const CommitResult = Type.Object({
   facts_extracted: Type.Integer({ description: 'Facts in the request' }),
   memories_created: Type.Integer(),
-  skipped_duplicates: Type.Integer({ description: 'Facts whose exact content is already a memory of the tenant and fleet' }),
+  skipped_duplicates: Type.Integer({ description: 'Facts whose exact content the writing agent already holds in the fleet' }),
   errored: Type.Integer(),
   run_id: Type.String(),
   ingest_ms: Type.Integer(),
@@ -104,11 +124,12 @@ const FileBody = Type.Object({
   source_uri: Type.Optional(SourceUri),
   max_facts: Type.Optional(MaxFacts),
   include_content: Type.Optional(IncludeContent),
+  explain: Type.Optional(Explain),
 });
 
 interface UploadedForm {
   file?: { data: Buffer; mimetype: string; filename?: string };
-  fields: Record<string, string>;
+  fields: Map<string, string>;
 }
 
 /** Multipart errors of @fastify/multipart, as this API answers them. */
@@ -116,24 +137,24 @@ function multipartError(err: unknown, maxBytes: number): unknown {
   const code = (err as { code?: string })?.code;
   if (code === 'FST_REQ_FILE_TOO_LARGE') return tooLarge('The file', null, maxBytes);
   if (code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT') {
-    return new ApiError(413, 'Payload Too Large', 'Send one file and at most a few form fields');
+    return new DomainError(413, 'Payload Too Large', 'Send one file and at most a few form fields');
   }
   if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
-    return new ApiError(415, 'Unsupported Media Type', 'Upload the file as multipart/form-data');
+    return new DomainError(415, 'Unsupported Media Type', 'Upload the file as multipart/form-data');
   }
-  if (code === 'FST_PROTO_VIOLATION') return new ApiError(400, 'Bad Request', 'Invalid form field name');
+  if (code === 'FST_PROTO_VIOLATION') return new DomainError(400, 'Bad Request', 'Invalid form field name');
   return err;
 }
 
 async function readForm(req: FastifyRequest, maxBytes: number): Promise<UploadedForm> {
-  const form: UploadedForm = { fields: {} };
+  const form: UploadedForm = { fields: new Map() };
   try {
     for await (const part of req.parts()) {
       if (part.type === 'file') {
         // Over the cap toBuffer throws: busboy stops counting at fileSize, so the rest is never buffered.
         form.file = { data: await part.toBuffer(), mimetype: part.mimetype, filename: part.filename || undefined };
       } else if (typeof part.value === 'string') {
-        form.fields[part.fieldname] = part.value;
+        form.fields.set(part.fieldname, part.value);
       }
     }
   } catch (err) {
@@ -143,11 +164,13 @@ async function readForm(req: FastifyRequest, maxBytes: number): Promise<Uploaded
 }
 
 /** Form fields are strings: checked here against the same bounds as the JSON preview. */
-function checkFields(form: UploadedForm): { tenant_id: string; focus?: string; source_uri?: string; max_facts?: number; include_content?: boolean } {
+function checkFields(form: UploadedForm): {
+  tenant_id: string; focus?: string; source_uri?: string; max_facts?: number; include_content?: boolean; explain?: boolean;
+} {
   const items: ValidationItem[] = [];
   const f = form.fields;
   const str = (name: string, max: number, required = false): string | undefined => {
-    const v = f[name];
+    const v = f.get(name);
     if (v === undefined || v === '') {
       if (required) items.push({ loc: ['body', name], msg: 'Field required', type: 'missing', input: null, ctx: {} });
       return undefined;
@@ -156,24 +179,30 @@ function checkFields(form: UploadedForm): { tenant_id: string; focus?: string; s
     return v;
   };
   if (!form.file) items.push({ loc: ['body', 'file'], msg: 'A file part is required', type: 'missing', input: null, ctx: {} });
+  items.push(...faultItems(faultyStrings(Object.fromEntries(f)), ['body']));
   const tenant = str('tenant_id', 200, true);
   const focus = str('focus', 1000);
   const sourceUri = str('source_uri', 2048);
   let maxFacts: number | undefined;
-  if (f.max_facts !== undefined && f.max_facts !== '') {
-    maxFacts = Number(f.max_facts);
+  const rawMax = f.get('max_facts');
+  if (rawMax !== undefined && rawMax !== '') {
+    maxFacts = Number(rawMax);
     if (!Number.isInteger(maxFacts) || maxFacts < 1 || maxFacts > MAX_PREVIEW_FACTS) {
-      items.push({ loc: ['body', 'max_facts'], msg: `Input should be an integer from 1 to ${MAX_PREVIEW_FACTS}`, type: 'int_parsing', input: f.max_facts, ctx: { ge: 1, le: MAX_PREVIEW_FACTS } });
+      items.push({ loc: ['body', 'max_facts'], msg: `Input should be an integer from 1 to ${MAX_PREVIEW_FACTS}`, type: 'int_parsing', input: rawMax, ctx: { ge: 1, le: MAX_PREVIEW_FACTS } });
     }
   }
-  let includeContent: boolean | undefined;
-  if (f.include_content !== undefined && f.include_content !== '') {
-    if (/^(true|1)$/i.test(f.include_content)) includeContent = true;
-    else if (/^(false|0)$/i.test(f.include_content)) includeContent = false;
-    else items.push({ loc: ['body', 'include_content'], msg: 'Input should be a valid boolean', type: 'bool_parsing', input: f.include_content, ctx: {} });
-  }
+  const bool = (name: string): boolean | undefined => {
+    const raw = f.get(name);
+    if (raw === undefined || raw === '') return undefined;
+    if (/^(true|1)$/i.test(raw)) return true;
+    if (/^(false|0)$/i.test(raw)) return false;
+    items.push({ loc: ['body', name], msg: 'Input should be a valid boolean', type: 'bool_parsing', input: raw, ctx: {} });
+    return undefined;
+  };
+  const includeContent = bool('include_content');
+  const explain = bool('explain');
   if (items.length) throw new ValidationError(items);
-  return { tenant_id: tenant!, focus, source_uri: sourceUri, max_facts: maxFacts, include_content: includeContent };
+  return { tenant_id: tenant!, focus, source_uri: sourceUri, max_facts: maxFacts, include_content: includeContent, explain };
 }
 
 export const ingestRoutes = (s: Services): FastifyPluginAsync => async (app) => {
@@ -183,7 +212,7 @@ export const ingestRoutes = (s: Services): FastifyPluginAsync => async (app) => 
   const previewRef = Type.Ref('IngestPreview');
   // Scoped to this plugin: only the upload route parses multipart bodies.
   await app.register(multipart, {
-    limits: { fileSize: maxBytes, files: 1, fields: 10, parts: 11, fieldSize: FIELD_MAX_BYTES, headerPairs: 100 },
+    limits: { fileSize: maxBytes, files: 1, fields: 12, parts: 13, fieldSize: FIELD_MAX_BYTES, headerPairs: 100 },
     throwFileSizeLimit: true,
   });
 
@@ -226,7 +255,7 @@ export const ingestRoutes = (s: Services): FastifyPluginAsync => async (app) => 
       response: { 200: previewRef, ...errorResponses(413, 415) },
     },
   }, async (req) => {
-    requireTrust(req.caller, TRUST.standard, 'Ingest');
+    s.ingest.checkCaller(req.caller);
     const form = await readForm(req, maxBytes);
     const fields = checkFields(form);
     const file = form.file!;

@@ -44,12 +44,15 @@ describe('ingest with an LLM', () => {
     const r = await preview({ content: TEXT, focus: 'office hours', source_uri: 'notes://lisbon' });
     expect(r.status).toBe(200);
     expect(r.body.extractor).toBe('llm');
+    const llmFact = (content: string, type: string, salience: unknown) =>
+      ({ content, suggested_type: type, source_uri: 'notes://lisbon', salience, title: expect.any(String), section: null, enriched_by: 'llm' });
     expect(r.body.facts).toEqual([
-      { content: 'The Lisbon office opens at 8:30 on weekdays.', suggested_type: 'fact', source_uri: 'notes://lisbon', salience: 0.7 },
-      { content: 'Maria moved the weekly sync to Thursdays because of time zones.', suggested_type: 'decision', source_uri: 'notes://lisbon', salience: 1 },
-      { content: 'Ana prefers written handovers.', suggested_type: 'preference', source_uri: 'notes://lisbon', salience: expect.any(Number) },
-      { content: 'Visitors sign in at the front desk of the Lisbon office.', suggested_type: 'fact', source_uri: 'notes://lisbon', salience: expect.any(Number) },
+      llmFact('The Lisbon office opens at 8:30 on weekdays.', 'fact', 0.7),
+      llmFact('Maria moved the weekly sync to Thursdays because of time zones.', 'decision', 1),
+      llmFact('Ana prefers written handovers.', 'preference', expect.any(Number)),
+      llmFact('Visitors sign in at the front desk of the Lisbon office.', 'fact', expect.any(Number)),
     ]);
+    expect(r.body.facts.every((f: { title: string }) => f.title.length > 0 && f.title.length <= 80)).toBe(true);
     expect(await storedCounts(t)).toEqual(before);
 
     const req = fake.requests.at(-1)!;

@@ -1,7 +1,7 @@
 // Fact extraction rules (pure): sections, sentences, boilerplate, types, salience, duplicates,
 // and the LLM path's reply checking, chunking and fallback (with a fake chat client).
 import { describe, expect, it } from 'vitest';
-import { classify, countSections, dedupeFacts, docHash, extractFacts, splitSentences, type ExtractedFact } from '../../src/core/ingest/facts.js';
+import { countSections, dedupeFacts, docHash, extractFacts, splitSentences, type ExtractedFact } from '../../src/core/ingest/facts.js';
 import { chunkText, factsFromReply, findFacts, LLM_MAX_CHARS } from '../../src/core/ingest/llm-facts.js';
 import type { LlmClient } from '../../src/providers/llm/types.js';
 
@@ -51,26 +51,14 @@ describe('extractFacts', () => {
     expect(contents(text)).toEqual(['name: Ana Lopez; role: database lead', 'name: Bo Chen; role: frontend owner']);
   });
 
-  it('suggests a memory type from cue words', () => {
-    expect(classify('The team decided to move the launch to May.')).toBe('decision');
-    expect(classify('Ana prefers tea over coffee.')).toBe('preference');
-    expect(classify('The report must be filed by Friday.')).toBe('task');
-    expect(classify('We plan to open a second office next year.')).toBe('plan');
-    expect(classify('The offsite was cancelled because of the storm.')).toBe('cancellation');
-    expect(classify('I promise to review the draft tonight.')).toBe('commitment');
-    expect(classify('Ana wants to learn Portuguese.')).toBe('intention');
-    expect(classify('The conference was held in Berlin in 2019.')).toBe('episode');
-    expect(classify('Water boils at one hundred degrees at sea level.')).toBe('fact');
-  });
-
   it('removes near-duplicates, keeping the first wording with the strongest salience', () => {
     const text = 'The Orion cluster moved to Dublin in March 2024.\n\nThe Orion cluster moved to Dublin in March, 2024!\n\nThe orion cluster moved to dublin in march 2024.';
     const r = extractFacts(text);
     expect(r.facts.map((f) => f.content)).toEqual(['The Orion cluster moved to Dublin in March 2024.']);
     const facts: ExtractedFact[] = [
-      { content: 'The depot opens at seven every weekday morning.', suggested_type: 'fact', source_uri: null, salience: 0.2 },
-      { content: 'The depot opens at seven every weekday morning!', suggested_type: 'fact', source_uri: null, salience: 0.9 },
-      { content: 'Parking is free after six in the evening.', suggested_type: 'fact', source_uri: null, salience: 0.5 },
+      { content: 'The depot opens at seven every weekday morning.', suggested_type: 'fact', title: 't', source_uri: null, salience: 0.2, section: null },
+      { content: 'The depot opens at seven every weekday morning!', suggested_type: 'fact', title: 't', source_uri: null, salience: 0.9, section: null },
+      { content: 'Parking is free after six in the evening.', suggested_type: 'fact', title: 't', source_uri: null, salience: 0.5, section: null },
     ];
     expect(dedupeFacts(facts)).toEqual([{ ...facts[0], salience: 0.9 }, facts[2]]);
     expect(dedupeFacts(facts, 1)).toEqual([{ ...facts[0], salience: 0.9 }]);
@@ -84,11 +72,11 @@ describe('extractFacts', () => {
     const facts: ExtractedFact[] = [];
     for (let i = 0; i < 400; i++) {
       const base = Array.from({ length: 8 + rand(12) }, () => (rand(3) === 0 ? String(rand(60)) : words[rand(words.length)]));
-      facts.push({ content: base.join(' '), suggested_type: 'fact', source_uri: null, salience: 0.5 });
+      facts.push({ content: base.join(' '), suggested_type: 'fact', title: 't', source_uri: null, salience: 0.5, section: null });
       if (rand(4) === 0) {
         const copy = [...base];
         copy[rand(copy.length)] = String(100 + rand(5));
-        facts.push({ content: [...copy, rand(2) ? 'again' : ''].join(' ').trim(), suggested_type: 'fact', source_uri: null, salience: 0.5 });
+        facts.push({ content: [...copy, rand(2) ? 'again' : ''].join(' ').trim(), suggested_type: 'fact', title: 't', source_uri: null, salience: 0.5, section: null });
       }
     }
     const tokens = (s: string) => new Set(s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);

@@ -1,31 +1,50 @@
-// Extractive fact finding for ingest preview: text → candidate memories. Pure and
-// deterministic (no model): sections and sentences are split by rule, boilerplate dropped,
-// each sentence scored for salience and given a suggested memory type from cue words,
-// near-duplicates removed. The client reviews the list before committing it.
+// Extractive fact finding for ingest preview: text → candidate memories a person would keep.
+// Pure and deterministic (no model). The text is normalised first (HTML and entities, blockquote
+// markers, link definitions: markup.ts), split into sections and units (paragraphs, list items,
+// table rows) with hard wraps and hyphenation joined, and page furniture and structure dropped
+// with a reason (boilerplate.ts). Short list items are merged with their lead-in into one
+// statement; a sentence opening with "It" names its subject where that is clear (subject.ts).
+// Each fact is typed and titled by the same rules as a write (src/core/enrich), scored for
+// salience, and near-duplicates are removed. The client reviews the list before committing it.
 import { createHash } from 'node:crypto';
+import { classifyType } from '../enrich/classify.js';
+import { deriveTitle } from '../enrich/title.js';
+import type { InferredType } from '../enrich/types.js';
+import { DROP_REASONS, furniture, isFurnitureHeading, isTocHeading, MAX_CHARS, sentenceReason, type DropReason } from './boilerplate.js';
+import { cleanInline, htmlToText } from './markup.js';
+import {
+  changelogSection, markPlainStructure, SECTION_SEPARATOR, splitPieces, TERMINAL, type Piece, type Section,
+} from './structure.js';
+import { definedSubject, nameLike, resolveSubject } from './subject.js';
 
-export type SuggestedType =
-  | 'fact'
-  | 'decision'
-  | 'preference'
-  | 'task'
-  | 'plan'
-  | 'commitment'
-  | 'episode'
-  | 'intention'
-  | 'action'
-  | 'cancellation';
+export type SuggestedType = InferredType;
+export { DROP_REASONS, type DropReason };
 
 export interface ExtractedFact {
   content: string;
   suggested_type: SuggestedType;
+  /** A short label (src/core/enrich/title.ts). */
+  title: string;
   source_uri: string | null;
   salience: number;
+  /** Headings above the fact, outermost first ("Fastify › Core features"); null before any heading. */
+  section: string | null;
+}
+
+/** A unit that did not become a fact, and why (preview with explain=true). */
+export interface DroppedUnit {
+  text: string;
+  reason: DropReason;
+  section: string | null;
 }
 
 export interface FactExtraction {
   facts: ExtractedFact[];
   sections: number;
+  /** Only with `explain`: what was dropped, in document order (at most MAX_DROPPED listed). */
+  dropped?: DroppedUnit[];
+  /** Only with `explain`: how many units each reason dropped (all of them, listed or not). */
+  dropped_counts?: Partial<Record<DropReason, number>>;
 }
 
 export interface ExtractFactsOptions {
@@ -33,13 +52,23 @@ export interface ExtractFactsOptions {
   focus?: string;
   sourceUri?: string;
   maxFacts?: number;
+  /** Report the dropped units and why. */
+  explain?: boolean;
+  /** The document's own title (HTML <title>, document properties): a subject for "It …" sentences. */
+  title?: string | null;
 }
 
 export const DEFAULT_MAX_FACTS = 200;
-const MIN_CHARS = 15;
-const MIN_WORDS = 3;
-const MAX_CHARS = 500;
+/** Dropped units listed by explain; the counts cover all of them. */
+export const MAX_DROPPED = 1000;
 const DUPLICATE_JACCARD = 0.85;
+/** List items up to this many words, without a sentence end, are fragments merged with their lead-in. */
+const FRAGMENT_ITEM_WORDS = 20;
+/** Items of a list without a lead-in are merged under its heading only when they are this short. */
+const HEADED_ITEM_WORDS = 8;
+/** A lead-in with its list may make a longer statement than one sentence. */
+const MERGED_MAX_CHARS = 1000;
+const DROPPED_TEXT_CHARS = 200;
 
 // ---------------------------------------------------------------------------------------------
 // Hashing
@@ -52,163 +81,6 @@ export function normaliseForHash(text: string): string {
 /** sha256 (hex) of the normalised text: the same document hashes the same whatever its line ends. */
 export function docHash(text: string): string {
   return createHash('sha256').update(normaliseForHash(text), 'utf8').digest('hex');
-}
-
-// ---------------------------------------------------------------------------------------------
-// Sections and units
-
-interface Unit {
-  text: string;
-  section: number;
-  /** Index of the sentence within its section. */
-  position: number;
-  /** A table row or "key: value" record: a unit without sentence punctuation that still stands alone. */
-  record: boolean;
-}
-
-const HEADING = /^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$/;
-const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
-const LIST_ITEM = /^\s*(?:[-*+•◦▪‣]|\d{1,3}[.)]|[a-z][.)])\s+/;
-const FENCE = /^ {0,3}(```|~~~)/;
-const TABLE_RULE = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
-const TERMINAL = /[.!?。！？…]["'”’)\]]*$/;
-
-function cleanInline(s: string): string {
-  return s
-    .replace(/!\[[^\]]*\]\([^)]*\)/g, '') // images
-    .replace(/\[([^\]]+)\]\((?:[^)(]|\([^)]*\))*\)/g, '$1') // links → their text
-    .replace(/<\/?[a-zA-Z][^>]*>/g, ' ') // stray tags
-    .replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, '$2')
-    .replace(/(^|[\s(])[*_](?=\S)([^*_]+?)(?<=\S)[*_](?=[\s).,;:!?]|$)/g, '$1$2')
-    .replace(/`([^`]+)`/g, '$1')
-    .replace(/^\s*>+\s?/, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
-function tableRows(lines: string[]): string[] {
-  const rows = lines
-    .filter((l) => !TABLE_RULE.test(l))
-    .map((l) => l.trim().replace(/^\|/, '').replace(/\|$/, '').split('|').map((c) => cleanInline(c)));
-  if (rows.length === 0) return [];
-  const header = rows[0];
-  const hasHeader = lines.length > 1 && TABLE_RULE.test(lines[1]) && header.length > 1;
-  if (!hasHeader) return rows.map((r) => r.filter(Boolean).join(', '));
-  return rows.slice(1).map((r) =>
-    r
-      .map((c, i) => (c ? `${header[i] || `column ${i + 1}`}: ${c}` : ''))
-      .filter(Boolean)
-      .join('; '),
-  );
-}
-
-const isRecordLine = (l: string) => /\t/.test(l) || /^[^:;]{1,40}: [^;]+(; [^:;]{1,40}: [^;]+)+$/.test(l.trim());
-
-/**
- * Splits text into sections (markdown headings; without headings, blank-line blocks) and
- * each section into paragraphs, list items and table rows. Hard-wrapped lines are joined;
- * a short unterminated line before a capitalised one is kept apart (a title or label).
- */
-function splitBlocks(text: string): { blocks: Array<{ section: number; pieces: Array<{ text: string; record: boolean }> }>; sections: number } {
-  const lines = text.replace(/\r\n?/g, '\n').split('\n');
-  const blocks: Array<{ section: number; pieces: Array<{ text: string; record: boolean }> }> = [];
-  let section = 0;
-  let sawHeading = false;
-  let nonEmptyBlocks = 0;
-  let sectionHasContent = false;
-  let headedSections = 0;
-  let current: string[] = [];
-  let inFence = false;
-
-  const flush = () => {
-    if (current.length === 0) return;
-    const pieces: Array<{ text: string; record: boolean }> = [];
-    const nonBlank = current.filter((l) => l.trim() !== '');
-    if (nonBlank.length > 0 && nonBlank.every((l) => l.trim().startsWith('|'))) {
-      for (const row of tableRows(nonBlank)) pieces.push({ text: row, record: true });
-    } else {
-      // The paragraph's lines, joined on push: checks look at its length and last line only,
-      // so a long unbroken paragraph costs linear time, not a re-scan per line.
-      let para: string[] = [];
-      let paraLength = 0;
-      const push = () => {
-        const text = para.join(' ');
-        if (text.trim()) pieces.push({ text: cleanInline(text), record: false });
-        para = [];
-        paraLength = 0;
-      };
-      const add = (line: string) => {
-        paraLength += (para.length > 0 ? 1 : 0) + line.length;
-        para.push(line);
-      };
-      for (const raw of current) {
-        const line = raw.trim();
-        if (!line) continue;
-        if (LIST_ITEM.test(line)) {
-          push();
-          add(line.replace(LIST_ITEM, ''));
-          continue;
-        }
-        if (isRecordLine(line)) {
-          push();
-          pieces.push({ text: cleanInline(line.replace(/\t+/g, ', ')), record: true });
-          continue;
-        }
-        if (para.length > 0) {
-          const last = para[para.length - 1];
-          // A short unterminated line before a capitalised one is a title or label.
-          const standalone = paraLength < 40 && !TERMINAL.test(para.join(' ')) && /^[\p{Lu}\d"“]/u.test(line);
-          if (standalone) push();
-          else if (/[\p{L}]-$/u.test(last) && /^\p{Ll}/u.test(line)) {
-            // A word hyphenated across a line break.
-            para[para.length - 1] = last.slice(0, -1) + line;
-            paraLength += line.length - 1;
-            continue;
-          }
-        }
-        add(line);
-      }
-      push();
-    }
-    if (pieces.length > 0) {
-      blocks.push({ section, pieces });
-      nonEmptyBlocks++;
-      if (!sectionHasContent) {
-        sectionHasContent = true;
-        headedSections++;
-      }
-    }
-    current = [];
-  };
-
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    if (FENCE.test(line)) {
-      // Code is not prose: fenced blocks are skipped.
-      flush();
-      inFence = !inFence;
-      continue;
-    }
-    if (inFence) continue;
-    const heading = HEADING.exec(line);
-    const setext = !heading && i + 1 < lines.length && line.trim() !== '' && current.length === 0 && SETEXT.test(lines[i + 1]);
-    if (heading || setext) {
-      flush();
-      sawHeading = true;
-      section++;
-      sectionHasContent = false;
-      if (setext) i++;
-      continue;
-    }
-    if (line.trim() === '') {
-      flush();
-      if (!sawHeading) section++;
-      continue;
-    }
-    current.push(line);
-  }
-  flush();
-  return { blocks, sections: sawHeading ? headedSections : nonEmptyBlocks };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -254,59 +126,7 @@ export function splitSentences(text: string): string[] {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Boilerplate
-
-// Page furniture that is never content, wherever it appears.
-const BOILERPLATE = new RegExp(
-  [
-    '\\ball rights reserved\\b',
-    '^\\s*(copyright|©|\\(c\\))',
-    '©',
-    '\\bskip to (main )?content\\b',
-    '\\benable javascript\\b',
-    '\\bjavascript (is )?(required|disabled)\\b',
-    '\\bpowered by\\b',
-    '\\b(previous|next) (post|article|page)\\b',
-    '\\bloading\\.\\.\\.',
-    '\\bjump to navigation\\b',
-    '\\bbreadcrumb\\b',
-    '\\b(use|uses|using|accept|allow|reject|decline)( all| of| our| the)* cookies\\b',
-    '\\bcookie (policy|settings|preferences|consent|banner|notice)\\b',
-    '\\b(read|see|view|review) our (privacy|cookie|terms)',
-    '\\bagree to (our|the) (terms|privacy|use of)',
-  ].join('|'),
-  'i',
-);
-
-// Calls to action ("Sign in", "Read more"): boilerplate as a short line or when they lead the
-// sentence, but ordinary words inside a real statement ("Visitors must sign in at the desk").
-const CALL_TO_ACTION = [
-  'cookies?', 'accept all', 'privacy (policy|notice|settings)', 'terms (of|and) (service|use|conditions)', 'click here',
-  'read more', 'subscribe', 'sign (up|in)', 'log ?in', 'newsletter', 'share (this|on)', 'follow us', 'back to top',
-  'advertisement', 'table of contents', 'learn more', 'for more (information|details)',
-].join('|');
-const CTA_ANYWHERE = new RegExp(`\\b(${CALL_TO_ACTION})\\b`, 'i');
-const CTA_LEADING = new RegExp(`^\\W*(${CALL_TO_ACTION})\\b`, 'i');
-/** Up to this many words, a unit holding a call to action is taken for one. */
-const CTA_MAX_WORDS = 5;
-
-function isBoilerplate(s: string): boolean {
-  if (s.length < MIN_CHARS || s.length > MAX_CHARS) return true;
-  const words = s.split(/\s+/).filter((w) => /\p{L}/u.test(w));
-  if (words.length < MIN_WORDS) return true;
-  const visible = s.replace(/\s/g, '');
-  const letters = (s.match(/\p{L}/gu) ?? []).length;
-  // Mostly digits, symbols or punctuation: tables of numbers, separators, code.
-  if (letters / visible.length < 0.5) return true;
-  if (BOILERPLATE.test(s)) return true;
-  if (CTA_LEADING.test(s) || (words.length <= CTA_MAX_WORDS && CTA_ANYWHERE.test(s))) return true;
-  // Navigation strips: "Home | About | Blog", "Prev » Next".
-  if ((s.match(/\s[|»›•·]\s/g) ?? []).length >= 2) return true;
-  return false;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Types
+// Salience
 
 const MONTHS = 'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
 const DATE = new RegExp(
@@ -324,31 +144,6 @@ const DATE = new RegExp(
   'i',
 );
 const YEAR = /\b(?:1[89]|20)\d{2}\b/;
-
-const PAST_VERB =
-  /\b(?:was|were|had|did|went|met|began|came|took|made|held|gave|got|left|won|lost|sold|bought|built|wrote|ran|saw|found|told|said|became|moved|launched|started|finished|completed|opened|closed|joined|founded|released|shipped|signed|hired|fired|visited|attended|announced|acquired|merged|migrated|deployed|happened|occurred|\w{3,}ed)\b/i;
-
-const CUES: Array<[SuggestedType, RegExp]> = [
-  ['cancellation', /\b(?:cancel(?:l)?ed|cancel(?:l)?ation|called off|scrapped|abandoned|rescinded|withdr[ae]wn?|no longer (?:going|planning|happening|needed)|(?:won't|will not) (?:go ahead|happen|take place))\b/i],
-  ['decision', /\b(?:decided|decision (?:was|has been|is) (?:made|taken)|(?:we|they|i|team|board|committee|management) (?:have |has |had )?(?:agreed|chose|chosen|opted|resolved|settled on|concluded)|it was agreed|going forward we)\b/i],
-  ['commitment', /\b(?:promised?|promises|committed to|commits? to|pledged?|vowed|guaranteed?|undertakes? to|(?:i|we) will make sure|(?:i|we)'ll make sure)\b/i],
-  ['task', /\bTODO\b|\bto-do\b|\baction item\b|\b(?:must|needs? to|has to|have to|required to|is required|are required|deadline|due (?:by|on))\b/i],
-  ['preference', /\b(?:prefers?|preferred|preference|likes|loves|enjoys|dislikes|hates|favou?rite|would rather|rather than|is fond of|can't stand)\b/i],
-  ['intention', /\b(?:intends? to|intention|aims? to|wants? to|hopes? to|(?:am|is|are) going to|would like to|wish(?:es)? to)\b/i],
-  ['plan', /\b(?:plans? to|planned|planning to|will|shall|scheduled (?:for|to)|roadmap|is set to|upcoming|next (?:week|month|quarter|year|sprint))\b/i],
-];
-
-const ACTOR_PAST = /^(?:i|we|he|she|they|you|the team|our team|[A-Z][a-z]+)\s+(?:\w+ly\s+)?(?:\w{2,}ed|went|made|took|wrote|built|sent|ran|met|gave|sold|bought|set up|spoke|told|found|began)\b/;
-
-export function classify(sentence: string): SuggestedType {
-  for (const [type, re] of CUES) if (re.test(sentence)) return type;
-  if (PAST_VERB.test(sentence) && (DATE.test(sentence) || YEAR.test(sentence))) return 'episode';
-  if (ACTOR_PAST.test(sentence)) return 'action';
-  return 'fact';
-}
-
-// ---------------------------------------------------------------------------------------------
-// Salience
 
 const STOPWORDS = new Set(
   (
@@ -465,31 +260,157 @@ class NearDuplicates {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Units: the statements that may become facts
 
-function units(text: string): { units: Unit[]; sections: number } {
-  const { blocks, sections } = splitBlocks(text);
-  const out: Unit[] = [];
-  const positions = new Map<number, number>();
-  for (const block of blocks) {
-    for (const piece of block.pieces) {
-      const sentences = piece.record ? [piece.text] : splitSentences(piece.text);
-      for (let s of sentences) {
-        s = s.replace(/^["'“‘]\s*(?=.*[^"'”’]$)/u, '').trim();
-        const parts = s.length > MAX_CHARS ? s.split(/;\s+/) : [s];
-        for (const p of parts) {
-          const position = positions.get(block.section) ?? 0;
-          positions.set(block.section, position + 1);
-          out.push({ text: p.trim(), section: block.section, position, record: piece.record });
-        }
-      }
-    }
+interface Unit {
+  text: string;
+  section: number;
+  /** Index of the statement within its section. */
+  position: number;
+  /** A table row or "key: value" record: stands alone without sentence punctuation. */
+  record: boolean;
+}
+
+interface Walk {
+  units: Unit[];
+  sections: Section[];
+  count: number;
+  dropped: DroppedUnit[];
+  counts: Map<DropReason, number>;
+}
+
+const clip = (s: string) => (s.length > DROPPED_TEXT_CHARS ? `${s.slice(0, DROPPED_TEXT_CHARS - 1)}…` : s);
+
+/** The document's subject: its first top heading when name-like, its title, or the first "<Name> is a …". */
+function documentSubject(pieces: Piece[], sections: Section[], title: string | null | undefined): string | null {
+  const firstHeading = pieces.find((p) => p.kind === 'heading');
+  if (firstHeading && !sections[firstHeading.section].path?.includes(SECTION_SEPARATOR)) {
+    const n = nameLike(firstHeading.raw);
+    if (n) return n;
   }
-  return { units: out, sections };
+  const t = nameLike(title);
+  if (t) return t;
+  for (const p of pieces) {
+    if (p.kind !== 'para') continue;
+    const s = definedSubject(cleanInline(p.raw));
+    if (s) return s;
+  }
+  return null;
+}
+
+function walk(text: string, opts: ExtractFactsOptions): Walk {
+  const { pieces, sections, count } = splitPieces(markPlainStructure(htmlToText(text.normalize('NFC'))));
+  const units: Unit[] = [];
+  const dropped: DroppedUnit[] = [];
+  const counts = new Map<DropReason, number>();
+  const positions = new Map<number, number>();
+  const docSubject = documentSubject(pieces, sections, opts.title);
+  let subject = docSubject;
+  let subjectSection = -1;
+
+  const drop = (t: string, reason: DropReason, section: number) => {
+    counts.set(reason, (counts.get(reason) ?? 0) + 1);
+    if (opts.explain && dropped.length < MAX_DROPPED && t.trim()) dropped.push({ text: clip(t.trim()), reason, section: sections[section]?.path ?? null });
+  };
+  const emit = (t: string, section: number, record: boolean) => {
+    const position = positions.get(section) ?? 0;
+    positions.set(section, position + 1);
+    units.push({ text: t, section, position, record });
+  };
+  /** A paragraph, item or record: split into sentences, each checked and made self-contained. */
+  const statements = (t: string, section: number, kind: 'para' | 'item' | 'record', leadInAllowed: boolean, whole = false): string | null => {
+    const record = kind === 'record';
+    const unterminatedWords = kind === 'item' || changelogSection(sections, section) ? 3 : 6;
+    if (section !== subjectSection) {
+      subject = docSubject;
+      subjectSection = section;
+    }
+    const sentences = record || whole ? [t] : splitSentences(t);
+    const max = whole ? MERGED_MAX_CHARS : MAX_CHARS;
+    let leadIn: string | null = null;
+    sentences.forEach((s0, i) => {
+      const s1 = s0.replace(/^["'“‘]\s*(?=.*[^"'”’]$)/u, '').trim();
+      for (const s of s1.length > max ? s1.split(/;\s+/) : [s1]) {
+        const reason = sentenceReason(s, { record, maxChars: max, unterminatedWords });
+        if (reason === 'lead_in' && leadInAllowed && i === sentences.length - 1) {
+          leadIn = s;
+          continue;
+        }
+        if (reason) {
+          drop(s, reason, section);
+          continue;
+        }
+        const defined = definedSubject(s);
+        emit(resolveSubject(s, subject), section, record);
+        if (defined) subject = defined;
+      }
+    });
+    return leadIn;
+  };
+
+  let pendingLeadIn: { text: string; section: number } | null = null;
+  const settleLeadIn = () => {
+    if (pendingLeadIn) drop(pendingLeadIn.text, 'lead_in', pendingLeadIn.section);
+    pendingLeadIn = null;
+  };
+
+  for (let i = 0; i < pieces.length; i++) {
+    const p = pieces[i];
+    const sec = sections[p.section];
+    if (p.kind === 'heading' || p.kind === 'code') {
+      settleLeadIn();
+      drop(p.raw, p.kind, p.section);
+      continue;
+    }
+    const toc = isTocHeading(sec.title);
+    const reason = isFurnitureHeading(sec.title) ? 'navigation' : furniture(p.raw, { item: p.kind === 'item', tocSection: toc });
+    if (reason) {
+      drop(cleanInline(p.raw) || p.raw, reason, p.section);
+      continue;
+    }
+    if (p.kind === 'item') {
+      // The whole list: merged into one statement when its items are fragments with a lead-in.
+      const group: Piece[] = [p];
+      while (i + 1 < pieces.length && pieces[i + 1].kind === 'item' && pieces[i + 1].list === p.list) {
+        const next = pieces[i + 1];
+        const r = furniture(next.raw, { item: true, tocSection: toc });
+        i++;
+        if (r) drop(cleanInline(next.raw) || next.raw, r, next.section);
+        else group.push(next);
+      }
+      const items = group.map((g) => cleanInline(g.raw)).filter(Boolean);
+      // Items that are no sentences ("Type of issue", "Fast and small") say something only with their lead.
+      const fragments = items.every((t) => t.split(/\s+/).length <= FRAGMENT_ITEM_WORDS && !TERMINAL.test(t.replace(/\s*\([^()]*\)$/, '')));
+      // Without a lead-in, a list of short labels ("Fast", "Small footprint") takes its heading as one.
+      const lead = pendingLeadIn?.section === p.section
+        ? pendingLeadIn.text.replace(/:\s*$/, '')
+        : items.every((t) => t.split(/\s+/).length <= HEADED_ITEM_WORDS) && !changelogSection(sections, p.section) ? headedLead(sec.title, docSubject) : null;
+      const merged = lead && items.length >= 2 && fragments ? `${lead}: ${items.map((t) => t.replace(/[;,]\s*$/, '')).join('; ')}.` : null;
+      if (merged && merged.length <= MERGED_MAX_CHARS) {
+        pendingLeadIn = null;
+        statements(merged, p.section, 'para', false, true);
+      } else {
+        // A lead-in to a list of whole statements is a statement itself ("Rust provides three tiers …").
+        const held = pendingLeadIn as { text: string; section: number } | null;
+        pendingLeadIn = null;
+        if (held && held.section === p.section && held.text.split(/\s+/).length >= 6 && !/^(?:to|for example|e\.g\.|example)\b/i.test(held.text)) {
+          statements(`${held.text.replace(/:\s*$/, '')}.`, held.section, 'para', false, true);
+        } else if (held) drop(held.text, 'lead_in', held.section);
+        for (const t of items) statements(t, p.section, 'item', false);
+      }
+      continue;
+    }
+    settleLeadIn();
+    const leadIn = statements(cleanInline(p.raw), p.section, p.kind === 'record' ? 'record' : 'para', p.kind === 'para');
+    if (leadIn) pendingLeadIn = { text: leadIn, section: p.section };
+  }
+  settleLeadIn();
+  return { units, sections, count, dropped, counts };
 }
 
 /** Number of sections of a text, as `extractFacts` counts them (headings, else blank-line blocks). */
 export function countSections(text: string): number {
-  return splitBlocks(text.normalize('NFC')).sections;
+  return splitPieces(markPlainStructure(htmlToText(text.normalize('NFC')))).count;
 }
 
 /**
@@ -498,7 +419,8 @@ export function countSections(text: string): number {
  * Shared by the rule-based extractor and the LLM path.
  */
 export function dedupeFacts(
-  facts: readonly ExtractedFact[], maxFacts = DEFAULT_MAX_FACTS, opts: { exactOnly?: (index: number) => boolean } = {},
+  facts: readonly ExtractedFact[], maxFacts = DEFAULT_MAX_FACTS,
+  opts: { exactOnly?: (index: number) => boolean; onDrop?: (fact: ExtractedFact, reason: 'duplicate' | 'over_limit') => void } = {},
 ): ExtractedFact[] {
   const tokenSets = facts.map((f) => new Set(dupTokens(f.content)));
   // Global token rarity for the prefix filter.
@@ -522,6 +444,7 @@ export function dedupeFacts(
     if (dup >= 0) {
       // Keep the first wording, but let a repeated point count for its stronger mention.
       kept[dup].salience = Math.max(kept[dup].salience, f.salience);
+      opts.onDrop?.(f, 'duplicate');
       return;
     }
     exact.set(key, kept.length);
@@ -531,25 +454,76 @@ export function dedupeFacts(
   const limit = Math.max(0, maxFacts);
   let chosen = kept;
   if (kept.length > limit) {
-    chosen = [...kept].sort((a, b) => b.salience - a.salience || a.order - b.order).slice(0, limit).sort((a, b) => a.order - b.order);
+    const ranked = [...kept].sort((a, b) => b.salience - a.salience || a.order - b.order);
+    for (const f of ranked.slice(limit)) opts.onDrop?.(f, 'over_limit');
+    chosen = ranked.slice(0, limit).sort((a, b) => a.order - b.order);
   }
   return chosen.map(({ order: _order, ...f }) => f);
 }
 
+/** A heading as the lead of its list: "Features" of Zod reads "Zod features". */
+function headedLead(title: string | null, subject: string | null): string | null {
+  if (!title) return null;
+  if (!subject || title.toLowerCase().includes(subject.toLowerCase()) || nameLike(title)) return title;
+  return `${subject} ${/^\p{Lu}\p{Ll}/u.test(title) ? title.charAt(0).toLowerCase() + title.slice(1) : title}`;
+}
+
+/** A record's title: its first values ("Ana Lopez – database lead"), not its column names. */
+function recordTitle(text: string): string | null {
+  const values = text.split(/;\s+/).map((kv) => kv.replace(/^[^:]{1,40}:\s*/, '').trim()).filter(Boolean);
+  return deriveTitle(values.slice(0, 2).join(' – ') || text);
+}
+
+/** A fact built from a statement found elsewhere (the LLM path): typed, titled and scored by the rules where it lacks them. */
+export function factOf(
+  content: string, opts: { type?: SuggestedType; title?: string; salience?: number; section?: string | null; sourceUri?: string | null; focus?: string },
+): ExtractedFact {
+  const type = opts.type ?? classifyType(content).type;
+  const s = opts.salience ?? salience(content, type, Number.POSITIVE_INFINITY, focusTerms(opts.focus));
+  return {
+    content, suggested_type: type, title: opts.title ?? deriveTitle(content) ?? content.slice(0, 80),
+    source_uri: opts.sourceUri ?? null, salience: Math.round(Math.min(1, Math.max(0, s)) * 1000) / 1000, section: opts.section ?? null,
+  };
+}
+
 /**
  * Candidate facts of a document, in order of appearance: at most `maxFacts` (default 200),
- * chosen by salience when there are more.
+ * chosen by salience when there are more. With `explain`, also what was dropped and why.
  */
 export function extractFacts(text: string, opts: ExtractFactsOptions = {}): FactExtraction {
   const focus = focusTerms(opts.focus);
-  const { units: all, sections } = units(text.normalize('NFC'));
-  const candidates = all.filter((u) => !isBoilerplate(u.text) && (u.record || TERMINAL.test(u.text) || u.text.split(/\s+/).length >= 6));
-  const facts = candidates.map((u): ExtractedFact => {
-    const type = classify(u.text);
-    return { content: u.text, suggested_type: type, source_uri: opts.sourceUri ?? null, salience: salience(u.text, type, u.position, focus) };
+  const w = walk(text, opts);
+  // Repeated statements are typed and titled once.
+  const labels = new Map<string, { type: SuggestedType; title: string }>();
+  const facts = w.units.map((u): ExtractedFact => {
+    const changelog = changelogSection(w.sections, u.section);
+    const key = `${changelog ? 1 : 0}${u.record ? 1 : 0}${u.text}`;
+    let label = labels.get(key);
+    if (!label) {
+      label = {
+        type: classifyType(u.text, { changelog }).type,
+        title: (u.record ? recordTitle(u.text) : deriveTitle(u.text)) ?? u.text.slice(0, 80),
+      };
+      labels.set(key, label);
+    }
+    const type = label.type;
+    return {
+      content: u.text,
+      suggested_type: type,
+      title: label.title,
+      source_uri: opts.sourceUri ?? null,
+      salience: salience(u.text, type, u.position, focus),
+      section: w.sections[u.section]?.path ?? null,
+    };
   });
+  const onDrop = (f: ExtractedFact, reason: DropReason) => {
+    w.counts.set(reason, (w.counts.get(reason) ?? 0) + 1);
+    if (opts.explain && w.dropped.length < MAX_DROPPED) w.dropped.push({ text: clip(f.content), reason, section: f.section });
+  };
   // Table rows differing in one cell are different records: only exact repeats of them are dropped.
-  return { facts: dedupeFacts(facts, opts.maxFacts ?? DEFAULT_MAX_FACTS, { exactOnly: (i) => candidates[i].record }), sections };
+  const kept = dedupeFacts(facts, opts.maxFacts ?? DEFAULT_MAX_FACTS, { exactOnly: (i) => w.units[i].record, onDrop });
+  if (!opts.explain) return { facts: kept, sections: w.count };
+  return { facts: kept, sections: w.count, dropped: w.dropped, dropped_counts: Object.fromEntries(w.counts) };
 }
 
 /** Salience of one fact found elsewhere (the LLM path) when it gives none: the rule-based score. */

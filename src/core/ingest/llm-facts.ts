@@ -5,9 +5,11 @@
 // out, HTTP error, unreadable or empty reply) falls back to the rule-based extractor.
 import type { LlmClient } from '../../providers/llm/types.js';
 import {
-  classify, countSections, dedupeFacts, extractFacts, ruleSalience, DEFAULT_MAX_FACTS,
+  countSections, dedupeFacts, extractFacts, factOf, DEFAULT_MAX_FACTS,
   type ExtractedFact, type FactExtraction, type SuggestedType,
 } from './facts.js';
+import { INFERRED_TYPES, TITLE_MAX_CHARS } from '../enrich/types.js';
+import { htmlToText } from './markup.js';
 import { mapLimited } from './map-limited.js';
 
 /** Characters of document text per request. */
@@ -19,9 +21,7 @@ const LLM_CONCURRENCY = 2;
 const FACT_MIN_CHARS = 10;
 const FACT_MAX_CHARS = 1_000;
 
-const TYPES: readonly SuggestedType[] = [
-  'fact', 'decision', 'preference', 'task', 'plan', 'commitment', 'episode', 'intention', 'action', 'cancellation',
-];
+const TYPES: readonly SuggestedType[] = INFERRED_TYPES;
 
 export type FactExtractor = 'llm' | 'rules';
 
@@ -33,15 +33,20 @@ export interface FindFactsOptions {
   focus?: string;
   sourceUri?: string;
   maxFacts?: number;
+  /** Report what the rules dropped and why (the LLM path reports nothing dropped). */
+  explain?: boolean;
+  /** The document's own title, a subject for "It …" sentences. */
+  title?: string | null;
 }
 
 const SYSTEM_PROMPT = [
   'You extract facts from a document for an AI agent\'s long-term memory.',
-  'Return a JSON object {"facts": [{"content": string, "type": string, "salience": number}]}.',
+  'Return a JSON object {"facts": [{"content": string, "type": string, "title": string, "salience": number}]}.',
   'Each content is one self-contained statement in plain English that makes sense without the document:',
   'resolve pronouns to names, keep numbers, dates and names exactly as written, and do not invent anything.',
   'Skip navigation, boilerplate, legal notices and questions.',
-  `type is one of: ${TYPES.join(', ')}. salience is 0 to 1: how useful the fact is to remember.`,
+  `type is one of: ${TYPES.join(', ')}. title is a label of at most ${TITLE_MAX_CHARS} characters.`,
+  'salience is 0 to 1: how useful the fact is to remember.',
 ].join(' ');
 
 /** Splits text into chunks of at most `size` characters, at blank lines where possible, else at line or sentence ends. */
@@ -80,9 +85,14 @@ export function factsFromReply(reply: string, opts: FindFactsOptions): Extracted
     if (!raw || typeof raw.content !== 'string') continue;
     const content = raw.content.replace(/\s+/g, ' ').trim();
     if (content.length < FACT_MIN_CHARS || content.length > FACT_MAX_CHARS) continue;
-    const type = TYPES.includes(raw.type as SuggestedType) ? (raw.type as SuggestedType) : classify(content);
-    const s = typeof raw.salience === 'number' && Number.isFinite(raw.salience) ? raw.salience : ruleSalience(content, type, opts.focus);
-    out.push({ content, suggested_type: type, source_uri: opts.sourceUri ?? null, salience: Math.round(Math.min(1, Math.max(0, s)) * 1000) / 1000 });
+    const title = typeof raw.title === 'string' && raw.title.trim() && raw.title.trim().length <= TITLE_MAX_CHARS ? raw.title.trim() : undefined;
+    out.push(factOf(content, {
+      type: TYPES.includes(raw.type as SuggestedType) ? (raw.type as SuggestedType) : undefined,
+      title,
+      salience: typeof raw.salience === 'number' && Number.isFinite(raw.salience) ? raw.salience : undefined,
+      sourceUri: opts.sourceUri ?? null,
+      focus: opts.focus,
+    }));
   }
   return out;
 }
@@ -90,7 +100,8 @@ export function factsFromReply(reply: string, opts: FindFactsOptions): Extracted
 /** The LLM's facts; throws on any failure so the caller can fall back. */
 export async function extractFactsWithLlm(llm: LlmClient, text: string, opts: FindFactsOptions = {}): Promise<ExtractedFact[]> {
   const focus = opts.focus?.trim() ? `\nThe reader cares most about: ${opts.focus.trim()}. Prefer facts about that.` : '';
-  const replies = await mapLimited(chunkText(text), LLM_CONCURRENCY, (chunk) =>
+  // The model reads the text with its HTML and entities already out: fewer tokens, less noise.
+  const replies = await mapLimited(chunkText(htmlToText(text)), LLM_CONCURRENCY, (chunk) =>
     llm.complete([
       { role: 'system', content: SYSTEM_PROMPT + focus },
       { role: 'user', content: chunk },

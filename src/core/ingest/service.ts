@@ -4,13 +4,15 @@
 // service, so embedding, entities, quota and duplicate refusal are the same as any write.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { type Caller, requireTrust, resolveAgent, resolveTenant, TRUST } from '../caller.js';
-import { ApiError, ValidationError, invalid } from '../../http/errors.js';
+import { type Caller, mayActAs, requireTrust, resolveAgent, resolveTenant, systemCaller, TRUST } from '../caller.js';
+import { DomainError, ValidationError, conflict, invalid } from '../errors.js';
 import type { MemoryService } from '../memories/service.js';
 import type { DocumentService } from '../documents/service.js';
 import { DOC_ID_PATTERN, SYSTEM_DOC_MAX_BYTES } from '../documents/rules.js';
 import type { LlmClient } from '../../providers/llm/types.js';
-import { docHash, type ExtractedFact } from './facts.js';
+import { docHash, MAX_DROPPED, type DroppedUnit, type DropReason, type ExtractedFact } from './facts.js';
+import type { EnrichedBy, InferredType } from '../enrich/types.js';
+import { canonicalType } from '../memories/types.js';
 import { findFacts, type FactExtractor } from './llm-facts.js';
 import { mapLimited } from './map-limited.js';
 import { type SourceLimits, type SourceText, sourceFromContent, sourceFromFile, sourceFromUrl, tooLarge } from './source.js';
@@ -42,6 +44,13 @@ interface PreviewOptions {
   source_uri?: string;
   max_facts?: number;
   include_content?: boolean;
+  /** Also report what was dropped and why. */
+  explain?: boolean;
+}
+
+/** A previewed fact, with who suggested its type and title. */
+export interface PreviewFact extends ExtractedFact {
+  enriched_by: EnrichedBy;
 }
 
 export interface PreviewInput extends PreviewOptions {
@@ -67,6 +76,8 @@ export interface Preview {
   extractor: FactExtractor;
   /** The extracted text, when asked for (to pass back on commit as the run's source). */
   content?: string;
+  dropped?: DroppedUnit[];
+  dropped_counts?: Partial<Record<DropReason, number>>;
 }
 
 export interface CommitFact {
@@ -76,6 +87,9 @@ export interface CommitFact {
   source_uri?: string | null;
   salience?: number;
   title?: string | null;
+  section?: string | null;
+  /** Set by preview: suggested_type and title were suggested by it, and are marked as inferred. */
+  enriched_by?: EnrichedBy;
   metadata?: Record<string, unknown>;
 }
 
@@ -132,12 +146,17 @@ export class IngestService {
 
   /** Ingest writes memories: the tenant must be writable by the caller, preview included. */
   private tenant(caller: Caller, tenant: string | undefined): string {
-    requireTrust(caller, TRUST.standard, 'Ingest');
+    this.checkCaller(caller);
     return resolveTenant(caller, tenant, 'write');
   }
 
+  /** Whether the caller may ingest at all: checked before an upload is read, when its tenant is not known yet. */
+  checkCaller(caller: Caller): void {
+    requireTrust(caller, TRUST.standard, 'Ingest');
+  }
+
   async preview(caller: Caller, input: PreviewInput): Promise<Preview> {
-    this.tenant(caller, input.tenant_id);
+    const tenant = this.tenant(caller, input.tenant_id);
     const hasUrl = input.url !== undefined && input.url !== '';
     const hasContent = input.content !== undefined;
     if (hasUrl && hasContent) throw invalid(['body', 'content'], 'Give either url or content, not both', 'value_error');
@@ -148,32 +167,46 @@ export class IngestService {
       ]);
     }
     const source = hasUrl ? await sourceFromUrl(input.url!, this.deps.limits) : sourceFromContent(input.content!, this.deps.limits);
-    return this.previewOf(source, input);
+    return this.previewOf(caller, tenant, source, input);
   }
 
   async previewFile(caller: Caller, input: FilePreviewInput): Promise<Preview> {
-    this.tenant(caller, input.tenant_id);
+    const tenant = this.tenant(caller, input.tenant_id);
     const source = await sourceFromFile(input.file, input.content_type, input.filename, this.deps.limits);
-    return this.previewOf(source, input);
+    return this.previewOf(caller, tenant, source, input);
   }
 
-  private async previewOf(source: SourceText, opts: PreviewOptions): Promise<Preview> {
+  private async previewOf(caller: Caller, tenant: string, source: SourceText, opts: PreviewOptions): Promise<Preview> {
     const found = await findFacts(
       source.text,
-      { focus: opts.focus, sourceUri: opts.source_uri ?? source.url, maxFacts: opts.max_facts },
+      { focus: opts.focus, sourceUri: opts.source_uri ?? source.url, maxFacts: opts.max_facts, explain: opts.explain, title: source.title },
       this.deps.llm,
       (err) => this.deps.log?.warn({ err }, 'LLM fact extraction failed; using the rule-based extractor'),
     );
+    // Facts the tenant already holds (as far as the caller can see) are not offered again.
+    const stored = await this.deps.memories.storedContents(caller, { tenant_id: tenant }, found.facts.map((f) => f.content));
+    const facts: PreviewFact[] = [];
+    const dropped = found.dropped ? [...found.dropped] : undefined;
+    const counts = found.dropped_counts ? { ...found.dropped_counts } : undefined;
+    for (const f of found.facts) {
+      if (!stored.has(f.content)) {
+        facts.push({ ...f, enriched_by: found.extractor });
+        continue;
+      }
+      if (counts) counts.already_stored = (counts.already_stored ?? 0) + 1;
+      if (dropped && dropped.length < MAX_DROPPED) dropped.push({ text: f.content.slice(0, 200), reason: 'already_stored', section: f.section });
+    }
     return {
       url: source.url ?? null,
       content_length: source.text.length,
-      facts: found.facts,
+      facts,
       doc_hash: docHash(source.text),
       sections: found.sections,
       title: source.title ?? null,
       format: source.format,
       extractor: found.extractor,
       ...(opts.include_content ? { content: source.text } : {}),
+      ...(opts.explain ? { dropped: dropped ?? [], dropped_counts: counts ?? {} } : {}),
     };
   }
 
@@ -198,6 +231,11 @@ export class IngestService {
       hash = actual;
     }
 
+    // A run belongs to its writer: another agent reusing its id would replace its parent document.
+    const owner = await this.runWriter(tenant, runId);
+    if (owner !== null && owner !== agent) {
+      throw conflict(`Run "${runId}" belongs to another writer; commit under a new run_id`);
+    }
     // The parent document first: if it cannot be written, no memory of the run exists either.
     await this.writeParent(tenant, runId, agent, input, hash);
     const written = await this.writeFacts(caller, input, { tenant, agent, runId, hash });
@@ -217,8 +255,8 @@ export class IngestService {
     const source = fromRequest ? input.content! : input.facts.map((f) => f.content.trim()).join('\n');
     // The envelope fields are small; the text gets the rest of the system document budget.
     const { text, cut } = fitJson(source, SYSTEM_DOC_MAX_BYTES - 64 * 1024);
-    await this.deps.documents.write({
-      tenant_id: tenant,
+    // The parent lives in a collection only ingest writes: the service writes it as itself.
+    await this.deps.documents.write(systemCaller(tenant), {
       collection: INGEST_COLLECTION,
       doc_id: runId,
       data: {
@@ -236,7 +274,7 @@ export class IngestService {
         committed_at: new Date().toISOString(),
       },
       text_fields: ['title', 'content'],
-    }, { system: true });
+    });
   }
 
   /**
@@ -250,38 +288,52 @@ export class IngestService {
     let created = 0;
     let duplicates = 0;
     const errors: CommitError[] = [];
-    let quotaReached: ApiError | null = null;
+    let quotaReached: DomainError | null = null;
     await mapLimited(input.facts, WRITE_CONCURRENCY, async (fact, index) => {
       if (quotaReached) {
         errors.push({ index, status: 429, detail: quotaReached.message });
         return;
       }
       try {
+        // suggested_type (and, from a preview, the title) are the server's suggestions: written as
+        // inferred values, while memory_type and a title of the client's own are the client's.
+        const suggested = fact.enriched_by !== undefined;
         await this.deps.memories.create(caller, {
           tenant_id: run.tenant,
           fleet_id: input.fleet_id ?? null,
           agent_id: run.agent,
           content: fact.content,
-          title: fact.title ?? null,
-          memory_type: fact.memory_type ?? fact.suggested_type ?? 'fact',
+          title: suggested ? null : (fact.title ?? null),
+          memory_type: fact.memory_type ?? null,
           weight: fact.salience ?? null,
           source_uri: fact.source_uri ?? input.source_uri ?? input.url ?? null,
           run_id: run.runId,
           // Set last: a fact's own metadata cannot take the marker undo relies on.
-          metadata: { ...(fact.metadata ?? {}), ...(run.hash ? { doc_hash: run.hash } : {}), source: INGEST_SOURCE },
+          metadata: {
+            ...(fact.section ? { section: fact.section } : {}),
+            ...(fact.metadata ?? {}),
+            ...(run.hash ? { doc_hash: run.hash } : {}),
+            source: INGEST_SOURCE,
+          },
+        }, {
+          suggestion: {
+            by: fact.enriched_by ?? 'rules',
+            ...(fact.suggested_type ? { memory_type: canonicalType(fact.suggested_type) as InferredType } : {}),
+            ...(suggested && fact.title ? { title: fact.title } : {}),
+          },
         });
         created++;
       } catch (err) {
-        if (err instanceof ApiError && err.status === 409) {
+        if (err instanceof DomainError && err.status === 409) {
           duplicates++;
           return;
         }
-        if (err instanceof ApiError && err.status === 429) quotaReached = err;
-        if (!(err instanceof ApiError || err instanceof ValidationError)) this.deps.log?.warn({ err }, 'ingest memory write failed');
+        if (err instanceof DomainError && err.status === 429) quotaReached = err;
+        if (!(err instanceof DomainError || err instanceof ValidationError)) this.deps.log?.warn({ err }, 'ingest memory write failed');
         errors.push({
           index,
-          status: err instanceof ApiError ? err.status : err instanceof ValidationError ? 422 : 500,
-          detail: err instanceof ApiError || err instanceof ValidationError ? err.message : 'The memory could not be written',
+          status: err instanceof DomainError ? err.status : err instanceof ValidationError ? 422 : 500,
+          detail: err instanceof DomainError || err instanceof ValidationError ? err.message : 'The memory could not be written',
         });
       }
     });
@@ -289,9 +341,21 @@ export class IngestService {
     return { created, duplicates, errors };
   }
 
+  /** The agent that wrote a run (from its parent document); null when the run has none. */
+  private async runWriter(tenant: string, runId: string): Promise<string | null> {
+    if (!DOC_ID_PATTERN.test(runId)) return null;
+    const doc = await this.deps.documents.read(systemCaller(tenant), { collection: INGEST_COLLECTION, doc_id: runId }).catch((err) => {
+      if (err instanceof DomainError && err.status === 404) return null;
+      throw err;
+    });
+    if (!doc) return null;
+    return typeof doc.data.agent_id === 'string' ? doc.data.agent_id : DEFAULT_INGEST_AGENT;
+  }
+
   /**
    * Rule 4: soft-deletes the caller's tenant's memories of the run that carry
-   * `metadata.source = "ingest"`, then deletes the parent document if there is one.
+   * `metadata.source = "ingest"` and that the caller may delete (an agent-bound key: its own),
+   * then deletes the parent document if the caller may act as the run's writer.
    */
   async undo(caller: Caller, runId: string, q: { tenant_id: string }): Promise<UndoResult> {
     const tenant = this.tenant(caller, q.tenant_id);
@@ -300,12 +364,15 @@ export class IngestService {
     });
     let documentDeleted = false;
     // Best effort: a run written without a parent (or one whose id is no doc_id) still undoes.
-    if (DOC_ID_PATTERN.test(runId)) {
+    const writer = await this.runWriter(tenant, runId);
+    if (writer !== null && mayActAs(caller, writer)) {
       try {
-        documentDeleted = await this.deps.documents.delete(
-          { tenant_id: tenant, collection: INGEST_COLLECTION, doc_id: runId }, { system: true });
+        await this.deps.documents.delete(systemCaller(tenant), { collection: INGEST_COLLECTION, doc_id: runId });
+        documentDeleted = true;
       } catch (err) {
-        this.deps.log?.warn({ err }, 'deleting the parent document of an ingest run failed');
+        if (!(err instanceof DomainError && err.status === 404)) {
+          this.deps.log?.warn({ err }, 'deleting the parent document of an ingest run failed');
+        }
       }
     }
     return { deleted, run_id: runId, document_deleted: documentDeleted };

@@ -2,7 +2,8 @@
 // response's content type), an uploaded file (extraction by its declared type, checked
 // against its magic bytes) or text in the request. Provider errors become API errors here,
 // so every ingest entry point answers the same status for the same failure.
-import { ApiError, invalid } from '../../http/errors.js';
+import { DomainError, invalid, unavailable } from '../errors.js';
+import type { Gate } from '../../infra/gate.js';
 import { ExtractError, extractText, normaliseText, type ExtractFormat } from '../../providers/extract/index.js';
 import { FetchError, safeFetch, type Resolver } from '../../providers/fetch.js';
 
@@ -15,6 +16,8 @@ export interface SourceLimits {
   allowList: string[];
   /** DNS resolution for URL ingest (the system resolver when absent). */
   resolve?: Resolver;
+  /** The service's places for extraction workers (LOCI_EXTRACT_WORKERS): a global cap, not one per upload. */
+  workers?: Gate;
 }
 
 export interface SourceText {
@@ -26,7 +29,7 @@ export interface SourceText {
 }
 
 export const tooLarge = (what: string, bytes: number | null, limit: number) =>
-  new ApiError(413, 'Payload Too Large',
+  new DomainError(413, 'Payload Too Large',
     `${what} ${bytes === null ? 'exceeds' : `is ${bytes} bytes; that exceeds`} the ingest limit of ${limit} bytes`, { limit });
 
 /** Rule 3: the size is checked again on what came out, whatever the request's length said. */
@@ -40,13 +43,15 @@ function extractionError(err: unknown, loc: (string | number)[], limits: SourceL
   switch (err.code) {
     case 'unsupported_type':
     case 'content_type_mismatch':
-      return new ApiError(415, 'Unsupported Media Type', `Cannot ingest this content: ${err.message}`, { reason: err.code });
+      return new DomainError(415, 'Unsupported Media Type', `Cannot ingest this content: ${err.message}`, { reason: err.code });
     case 'zip_bomb':
     case 'too_large':
-      return new ApiError(413, 'Payload Too Large', `The document expands beyond what ingest accepts: ${err.message}`,
+      return new DomainError(413, 'Payload Too Large', `The document expands beyond what ingest accepts: ${err.message}`,
         { reason: err.code, limit: limits.maxBytes });
     case 'timeout':
       return invalid(loc, `The document could not be read within ${limits.extractTimeoutMs} ms`, 'extraction_timeout');
+    case 'busy':
+      return unavailable('Every document extraction worker is busy; retry later', 2);
     default:
       return invalid(loc, `The document could not be read: ${err.message}`, 'extraction_failed');
   }
@@ -55,7 +60,7 @@ function extractionError(err: unknown, loc: (string | number)[], limits: SourceL
 async function extract(buf: Buffer, contentType: string, filename: string | undefined, loc: (string | number)[], limits: SourceLimits) {
   try {
     // One character more than the cap tells "fits" from "was cut".
-    return await extractText(buf, contentType, filename, { timeoutMs: limits.extractTimeoutMs, maxChars: limits.maxBytes + 1 });
+    return await extractText(buf, contentType, filename, { timeoutMs: limits.extractTimeoutMs, maxChars: limits.maxBytes + 1, workers: limits.workers });
   } catch (err) {
     throw extractionError(err, loc, limits);
   }
@@ -91,9 +96,9 @@ function fetchError(err: unknown, limits: SourceLimits): Error {
     case 'too_large':
       return tooLarge('The fetched document', null, limits.maxBytes);
     case 'timeout':
-      return new ApiError(504, 'Gateway Timeout', `Fetching the URL took longer than ${limits.fetchTimeoutMs} ms`);
+      return new DomainError(504, 'Gateway Timeout', `Fetching the URL took longer than ${limits.fetchTimeoutMs} ms`);
     default:
-      return new ApiError(502, 'Bad Gateway', `Fetching the URL failed: ${err.message}`,
+      return new DomainError(502, 'Bad Gateway', `Fetching the URL failed: ${err.message}`,
         { reason: err.code, ...(err.status !== undefined ? { upstream_status: err.status } : {}) });
   }
 }

@@ -7,7 +7,7 @@ import { ExtractError } from './types.js';
 
 type Extracted = { text: string; title?: string };
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+const ENTITIES: Record<string, string> = Object.setPrototypeOf({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }, null);
 export function decodeXmlEntities(s: string): string {
   return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e: string) => {
     if (e[0] === '#') {

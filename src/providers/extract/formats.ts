@@ -87,6 +87,9 @@ const ZIP_COMPATIBLE: Record<string, string[]> = {
   epub: ['epub', 'zip'],
 };
 
+// Read with the caller's content type and file name: no prototype, so "constructor" is no format.
+for (const table of [BY_MIME, BY_EXTENSION, ZIP_COMPATIBLE]) Object.setPrototypeOf(table, null);
+
 function looksBinary(buf: Buffer): boolean {
   // UTF-16 text has NULs but starts with a byte order mark.
   if ((buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff)) return false;

@@ -4,6 +4,7 @@
 // decoded inline: that is a linear pass with no parser to misbehave.
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../../infra/worker.js';
+import { GateFull } from '../../infra/gate.js';
 import { mimeOf, resolveFormat } from './formats.js';
 import { extractResolved } from './run.js';
 import {
@@ -40,51 +41,64 @@ function runInWorker(buf: Buffer, format: ExtractFormat, charset: string | undef
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 
   return new Promise<ExtractResult>((resolve, reject) => {
-    let worker: Worker;
+    let worker: Worker | undefined;
     let settled = false;
+    let leave = () => {};
     const finish = (err: ExtractError | null, result?: ExtractResult) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      void worker.terminate();
+      void worker?.terminate();
+      leave();
       if (err) reject(err);
       else resolve(result!);
     };
     const timer = setTimeout(() => finish(new ExtractError('timeout', `extraction took longer than ${timeoutMs} ms`)), timeoutMs);
-    try {
-      worker = startWorker(workerUrl, {
-        workerData: job,
-        transferList: [bytes.buffer],
-        resourceLimits: { maxOldGenerationSizeMb: opts.maxHeapMb ?? 512 },
-        stdout: true,
-        stderr: true,
-      });
-    } catch (err) {
-      clearTimeout(timer);
-      reject(new ExtractError('extraction_failed', `cannot start extraction worker: ${(err as Error).message}`));
-      return;
-    }
-    // Parser libraries print warnings for malformed input; they are not worth a log line each.
-    worker.stdout.resume();
-    worker.stderr.resume();
-    worker.on('message', (m: { ok: true; result: ExtractResult } | { ok: false; code: ExtractErrorCode; message: string }) =>
-      m.ok ? finish(null, m.result) : finish(new ExtractError(m.code, m.message)),
-    );
-    worker.on('error', (err: Error & { code?: string }) =>
-      finish(
-        err.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? new ExtractError('too_large', 'extraction ran out of memory')
-          : new ExtractError('extraction_failed', err.message),
-      ),
-    );
-    worker.on('exit', (code) => finish(new ExtractError('extraction_failed', `extraction worker exited with code ${code}`)));
+
+    const start = () => {
+      try {
+        worker = startWorker(workerUrl, {
+          workerData: job,
+          transferList: [bytes.buffer],
+          resourceLimits: { maxOldGenerationSizeMb: opts.maxHeapMb ?? 512 },
+          stdout: true,
+          stderr: true,
+        });
+      } catch (err) {
+        finish(new ExtractError('extraction_failed', `cannot start extraction worker: ${(err as Error).message}`));
+        return;
+      }
+      // Parser libraries print warnings for malformed input; they are not worth a log line each.
+      worker.stdout.resume();
+      worker.stderr.resume();
+      worker.on('message', (m: { ok: true; result: ExtractResult } | { ok: false; code: ExtractErrorCode; message: string }) =>
+        m.ok ? finish(null, m.result) : finish(new ExtractError(m.code, m.message)),
+      );
+      worker.on('error', (err: Error & { code?: string }) =>
+        finish(
+          err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+            ? new ExtractError('too_large', 'extraction ran out of memory')
+            : new ExtractError('extraction_failed', err.message),
+        ),
+      );
+      worker.on('exit', (code) => finish(new ExtractError('extraction_failed', `extraction worker exited with code ${code}`)));
+    };
+
+    // A worker starts only with a place; the wait counts against the timeout.
+    (opts.workers ? opts.workers.enter() : Promise.resolve(() => {})).then((release) => {
+      leave = release;
+      if (settled) release(); // timed out while waiting
+      else start();
+    }, (err) => finish(err instanceof GateFull
+      ? new ExtractError('busy', 'every extraction worker is busy and the queue is full')
+      : new ExtractError('extraction_failed', String(err))));
   });
 }
 
 /**
  * Extracts normalised text from an uploaded or fetched file. Dispatches on the declared
  * content type, checked against the magic bytes. Throws ExtractError: unsupported_type,
- * content_type_mismatch, zip_bomb, timeout, too_large or extraction_failed.
+ * content_type_mismatch, zip_bomb, timeout, too_large, busy or extraction_failed.
  */
 export async function extractText(
   buf: Buffer,

@@ -20,6 +20,8 @@ const WORD_TEXT: Record<string, string> = {
   emdash: '\u2014', endash: '\u2013', bullet: '\u2022', lquote: '\u2018', rquote: '\u2019',
   ldblquote: '\u201c', rdblquote: '\u201d', emspace: ' ', enspace: ' ', qmspace: ' ',
 };
+// Read with control words from the file: no prototype, so \constructor is no text.
+Object.setPrototypeOf(WORD_TEXT, null);
 
 const PLAIN_RUN = /[^\\{}\r\n\x80-\xff]+/y;
 

@@ -1,4 +1,5 @@
 // Shared types and the error of the extraction provider.
+import type { Gate } from '../../infra/gate.js';
 
 export type ExtractFormat = 'md' | 'txt' | 'csv' | 'html' | 'pdf' | 'docx' | 'pptx' | 'xlsx' | 'odt' | 'epub' | 'rtf';
 
@@ -18,6 +19,12 @@ export interface ExtractOptions {
   /** Heap limit of the extraction worker in MB (default 512). */
   maxHeapMb?: number;
   zipLimits?: Partial<ZipLimits>;
+  /**
+   * Places for extraction workers, shared by every extraction of the service: a worker starts only
+   * with a place (waiting counts against timeoutMs); with every place taken and the queue full the
+   * extraction fails at once with `busy`.
+   */
+  workers?: Gate;
 }
 
 export interface ZipLimits {
@@ -36,6 +43,7 @@ export type ExtractErrorCode =
   | 'zip_bomb'
   | 'timeout'
   | 'too_large'
+  | 'busy'
   | 'extraction_failed';
 
 export class ExtractError extends Error {
