@@ -1,192 +1,255 @@
-// Contradiction-detector quality without an LLM, scored on the hand-labelled pairs of
-// test/fixtures/contradictions.json and the held-out set written after the rules.
-//  - service: each pair through the real service path — write the older memory, write the newer
-//    one (each pair in its own tenant), drain the bus, read the older row's status and the newer
-//    row's supersedes_id. outdated → rdf_conflict, conflicted → semantic_conflict, else none.
-//  - judge: judgePair alone on the same pairs, with USE-Lite similarity (for comparison).
+// Contradiction-detector quality through the real service path, on the HELD-OUT split of the
+// development set (test/fixtures/contradictions-dev.json: real changelog lines and LoCoMo text,
+// split per source document before any tuning; nothing is trained or tuned on it).
+//  - For each pair, as a client would: write the older memory, write the newer one (HTTP, plain
+//    content), drain the bus, then read GET …/memories/{newer}/contradictions (HTTP). A link from
+//    the newer memory to the older one is a finding; its reason is the class.
+//  - Each pair in its own tenant, and again all held-out pairs in ONE tenant (every other pair's
+//    memories are candidates too; links to memories of other pairs are counted as `stray` — some
+//    are right, several pairs come from one package — and left out of precision).
+//  - Beside it, the same run with LOCI_CONTRADICTION_JUDGE=rules (today's rule judge) as the baseline.
+//  - The hand-written fixtures (test/fixtures/contradictions*.json) run too, as regression sets:
+//    they were written alongside the rules and are not the result.
+// Metrics: any-conflict precision and recall, class accuracy (right class among the conflicts
+// found), 3-way accuracy, each with a Wilson 95 % interval; false alarms by hard-negative kind;
+// the detector's time per memory (its whole run and the judging CPU within it).
 // Writes bench/results/contradictions.json.
-// Run: npm run bench contradictions   (LOCI_BENCH_CONTRADICTIONS_LIMIT=N: first N pairs of each set)
-import { createHash, randomBytes } from 'node:crypto';
+// Run: npm run bench contradictions
+//   LOCI_BENCH_CONTRADICTIONS_LIMIT=N  first N pairs of each set
+//   LOCI_BENCH_CONTRADICTIONS_SPLIT=tune  score the tune split instead (development only)
+//   LOCI_BENCH_CONTRADICTIONS_BASELINE=0  skip the rule-judge baseline
+//   LOCI_LOCOMO_PATH  where locomo10.json is (default ../shared/bench/locomo10.json)
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Embedder } from '../src/providers/embedder/types.js';
-import { scorePairs, summarize, type LabelledPair, type PairResult, type ScoreReport } from '../src/core/contradictions/score.js';
-import type { MemoryFacts, Verdict } from '../src/core/contradictions/detect.js';
-import { SEMANTIC_SIMILARITY_THRESHOLD } from '../src/core/contradictions/detect.js';
-import { normalizeSubject } from '../src/core/contradictions/triples.js';
 import { startBenchServer, writeResult, type BenchServer } from './lib.js';
+import { DEV_FILES, devSets } from './contradictions-data/dev-set.js';
+import type { DetectionResult } from '../src/core/contradictions/detector.js';
+import { wilson } from '../src/core/contradictions/score.js';
+import { analyzeMemory, judgeLearned } from '../src/core/contradictions/classifier.js';
+import { judgePair, triplesOf } from '../src/core/contradictions/detect.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
-
-const TARGET = { precision: 0.9, recall: 0.7 };
+const TARGET = { precision: 0.9, recall: 0.7, class_accuracy: 0.8 };
 const LIMIT = Number(process.env.LOCI_BENCH_CONTRADICTIONS_LIMIT ?? 0) || Infinity;
 
-const asFacts = (x: string | MemoryFacts): MemoryFacts => (typeof x === 'string' ? { content: x } : x);
+type Verdict = 'rdf_conflict' | 'semantic_conflict' | 'none';
 
-/** The same subject name always maps to the same entity id, as a writer reusing an entity would. */
-function subjectId(subject: string): string {
-  const h = createHash('sha256').update(normalizeSubject(subject)).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+interface BenchPair {
+  id: string;
+  older: string;
+  newer: string;
+  expected: Verdict;
+  kind: string;
+  source: string;
 }
 
-function body(tenantId: string, f: MemoryFacts) {
+interface Outcome extends BenchPair {
+  got: Verdict;
+  /** Links from the newer memory to anything but its own older memory (one-tenant runs). */
+  stray: number;
+}
+
+const ratio = (k: number, n: number) => ({ value: n ? Math.round((k / n) * 1000) / 1000 : null, k, n, ci95: wilson(k, n) });
+
+export function metrics(rows: Outcome[]) {
+  const conflict = (v: Verdict) => v !== 'none';
+  const tp = rows.filter((r) => conflict(r.expected) && conflict(r.got)).length;
+  const fp = rows.filter((r) => !conflict(r.expected) && conflict(r.got)).length;
+  const fn = rows.filter((r) => conflict(r.expected) && !conflict(r.got)).length;
+  const classOk = rows.filter((r) => conflict(r.expected) && r.got === r.expected).length;
+  const exact = rows.filter((r) => r.got === r.expected).length;
+  const stray = rows.reduce((a, r) => a + r.stray, 0);
+  const byKind = new Map<string, { n: number; flagged: number }>();
+  for (const r of rows) {
+    const k = conflict(r.expected) ? `conflict:${r.source}` : r.kind;
+    const e = byKind.get(k) ?? { n: 0, flagged: 0 };
+    e.n++;
+    if (conflict(r.got)) e.flagged++;
+    byKind.set(k, e);
+  }
   return {
-    tenant_id: tenantId,
-    agent_id: 'bench',
-    content: f.content,
-    ...(f.subject && f.predicate && f.object_value
-      ? { subject_entity_id: subjectId(f.subject), predicate: f.predicate, object_value: f.object_value }
-      : {}),
+    n: rows.length,
+    conflicts: rows.filter((r) => conflict(r.expected)).length,
+    hard_negatives: rows.filter((r) => !conflict(r.expected)).length,
+    precision: ratio(tp, tp + fp),
+    recall: ratio(tp, tp + fn),
+    class_accuracy: ratio(classOk, tp),
+    accuracy_3way: ratio(exact, rows.length),
+    tp, fp, fn, stray_links: stray,
+    flagged_by_kind: Object.fromEntries([...byKind].sort()),
   };
 }
 
-interface ServiceResult extends PairResult {
-  /** The newer row points to the older one (conflicts) or neither row changed (none). */
-  link_ok: boolean;
+const body = (tenantId: string, content: string) => ({ tenant_id: tenantId, agent_id: 'bench', content });
+
+/** Timings of every detection the service runs (wrapped around the detector's entry point). */
+function timeDetections(srv: BenchServer) {
+  const total: number[] = [];
+  const judge: number[] = [];
+  const detector = srv.services.detector;
+  const original = detector.detect.bind(detector);
+  detector.detect = async (tenantId: string, memoryId: string): Promise<DetectionResult> => {
+    const t = performance.now();
+    const r = await original(tenantId, memoryId);
+    total.push(performance.now() - t);
+    if (r.judge_ms !== undefined) judge.push(r.judge_ms);
+    return r;
+  };
+  const pct = (xs: number[], p: number) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length ? Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] * 100) / 100 : null;
+  };
+  return () => ({
+    detections: total.length,
+    detection_ms: { p50: pct(total, 50), p95: pct(total, 95) },
+    judge_cpu_ms: { p50: pct(judge, 50), p95: pct(judge, 95), mean: judge.length ? Math.round((judge.reduce((a, b) => a + b, 0) / judge.length) * 100) / 100 : null },
+  });
 }
 
-/** Writes every pair through HTTP, drains the bus, and reads what the detector recorded. */
-async function scoreThroughService(srv: BenchServer, pairs: LabelledPair[], set: string, run: string) {
-  const written: Array<{ tenantId: string; older: string; newer: string } | { error: string }> = [];
-  const t0 = performance.now();
-  for (const [i, p] of pairs.entries()) {
-    const tenantId = `bench-contra-${run}-${set}-${i}`;
-    const o = await srv.call('POST', '/api/v1/memories', body(tenantId, asFacts(p.older)));
-    const n = await srv.call('POST', '/api/v1/memories', body(tenantId, asFacts(p.newer)));
-    if (o.status !== 201 || n.status !== 201) written.push({ error: `write answered ${o.status}/${n.status}` });
-    else written.push({ tenantId, older: o.body.id, newer: n.body.id });
-  }
-  await srv.services.bus.drain(120_000);
-  const elapsedMs = performance.now() - t0;
+/** Writes a memory; a text written before in the same tenant (one-tenant runs reuse some) answers 409 with its id. */
+async function write(srv: BenchServer, tenantId: string, content: string): Promise<string> {
+  const r = await srv.call('POST', '/api/v1/memories', body(tenantId, content));
+  if (r.status === 409 && typeof r.body?.existing_id === 'string') return r.body.existing_id;
+  if (r.status !== 201) throw new Error(`write answered ${r.status}: ${JSON.stringify(r.body).slice(0, 200)}`);
+  return r.body.id;
+}
 
-  const results: ServiceResult[] = [];
+/** What the contradictions endpoint says the newer memory replaced. */
+async function linked(srv: BenchServer, tenantId: string, newerId: string): Promise<Array<{ id: string; reason: Verdict }>> {
+  const r = await srv.call('GET', `/api/v1/memories/${newerId}/contradictions?tenant_id=${encodeURIComponent(tenantId)}`);
+  if (r.status !== 200) throw new Error(`contradictions answered ${r.status}`);
+  return (r.body.contradictions as Array<{ id: string; reason: Verdict; direction: string }>)
+    .filter((c) => c.direction === 'supersedes').map((c) => ({ id: c.id, reason: c.reason }));
+}
+
+/** Every pair in its own tenant, or all in one (`shared`). */
+async function runSet(srv: BenchServer, pairs: BenchPair[], run: string, shared: boolean): Promise<Outcome[]> {
+  const ids: Array<{ tenantId: string; older: string; newer: string }> = [];
+  const one = `bench-contra-${run}-all`;
   for (const [i, p] of pairs.entries()) {
-    const w = written[i];
-    const base = { older: asFacts(p.older).content, newer: asFacts(p.newer).content, expected: p.expected, note: p.note };
-    if ('error' in w) {
-      results.push({ ...base, got: 'none', similarity: 0, reason: 'no_signal', signals: [w.error], link_ok: false });
-      continue;
+    const tenantId = shared ? one : `bench-contra-${run}-${i}`;
+    const older = await write(srv, tenantId, p.older);
+    if (shared) await srv.services.bus.drain(120_000);
+    const newer = await write(srv, tenantId, p.newer);
+    if (shared) await srv.services.bus.drain(120_000);
+    ids.push({ tenantId, older, newer });
+  }
+  await srv.services.bus.drain(300_000);
+  const out: Outcome[] = [];
+  for (const [i, p] of pairs.entries()) {
+    const links = await linked(srv, ids[i].tenantId, ids[i].newer);
+    const own = links.find((l) => l.id === ids[i].older);
+    out.push({ ...p, got: own ? own.reason : 'none', stray: links.filter((l) => l.id !== ids[i].older).length });
+  }
+  return out;
+}
+
+/**
+ * The judging CPU one detection adds for a short memory (80–200 characters, like the ~130-character
+ * writes of the bulk benchmark) against `k` candidates of the same size: the triple extraction, the
+ * rule judge and the learned judge (text analysis of the memory and each candidate, features,
+ * model), in process, no database. Candidates are the memory's own tenant neighbours in the
+ * service; here other short texts of the development set stand in for them.
+ */
+function judgeCpu(texts: string[], k = 10) {
+  const short = [...new Set(texts.filter((t) => t.length >= 80 && t.length <= 200))];
+  const rounds = Math.min(300, short.length);
+  const time = (learned: boolean) => {
+    const t0 = performance.now();
+    for (let i = 0; i < rounds; i++) {
+      const self = short[i];
+      triplesOf({ content: self });
+      const info = learned ? analyzeMemory(self) : null;
+      for (let j = 1; j <= k; j++) {
+        const other = short[(i + j * 7) % short.length];
+        const rule = judgePair({ content: self }, { content: other }, { similarity: 0.7 });
+        if (learned) judgeLearned(info!, analyzeMemory(other), { cosine: 0.7, sharedEntities: 1, rule: rule.verdict });
+      }
     }
-    const { rows } = await srv.services.db.query<{ id: string; status: string; supersedes_id: string | null; similarity: number | null }>(
-      `SELECT m.id, m.status, m.supersedes_id, 1 - (m.embedding <=> o.embedding) AS similarity
-       FROM memories m, memories o WHERE m.tenant_id = $1 AND o.tenant_id = $1 AND o.id = $2 AND m.id = ANY($3::uuid[])`,
-      [w.tenantId, w.older, [w.older, w.newer]]);
-    const older = rows.find((r) => r.id === w.older)!;
-    const newer = rows.find((r) => r.id === w.newer)!;
-    const got: Verdict = older.status === 'outdated' ? 'rdf_conflict' : older.status === 'conflicted' ? 'semantic_conflict' : 'none';
-    const linkOk = got === 'none'
-      ? newer.supersedes_id === null && newer.status === 'active'
-      : newer.supersedes_id === older.id && newer.status === 'active';
-    results.push({
-      ...base, got, similarity: Math.round(Number(newer.similarity ?? 0) * 1000) / 1000,
-      reason: got === 'none' ? 'no_signal' : 'different_object', signals: [`older:${older.status}`, `newer:${newer.status}`], link_ok: linkOk,
-    });
-  }
-  return {
-    ...summarize(results),
-    write_errors: written.filter((w) => 'error' in w).length,
-    link_errors: results.filter((r) => !r.link_ok).length,
-    elapsed_ms: Math.round(elapsedMs),
-    results,
+    return Math.round(((performance.now() - t0) / rounds) * 1000) / 1000;
   };
+  time(true); // warm up
+  return { memories: rounds, candidates_each: k, mean_chars: Math.round(short.slice(0, rounds).reduce((a, t) => a + t.length, 0) / Math.max(1, rounds)), rules_ms_per_memory: time(false), model_ms_per_memory: time(true) };
 }
 
-async function loadEmbedder(): Promise<Embedder | null> {
-  try {
-    const { UseLiteEmbedder } = await import('../src/providers/embedder/use-lite.js');
-    const e = new UseLiteEmbedder({ workers: 1 });
-    await e.init();
-    return e;
-  } catch (err) {
-    console.warn(`USE-Lite embedder unavailable (${(err as Error).message}); judge scores use lexical similarity`);
-    return null;
+function fixtures(): Record<string, BenchPair[]> {
+  const out: Record<string, BenchPair[]> = {};
+  for (const f of ['contradictions.json', 'contradictions-holdout.json']) {
+    const rows = JSON.parse(readFileSync(join(root, 'test/fixtures', f), 'utf8')) as Array<{ older: unknown; newer: unknown; expected: Verdict; note?: string }>;
+    out[f] = rows
+      .filter((r) => typeof r.older === 'string' && typeof r.newer === 'string')
+      .slice(0, LIMIT)
+      .map((r, i) => ({ id: `${f}#${i}`, older: r.older as string, newer: r.newer as string, expected: r.expected, kind: r.expected === 'none' ? 'fixture_negative' : 'update', source: 'fixture' }));
   }
+  return out;
 }
 
-const brief = <T extends { results: unknown }>(r: T): Omit<T, 'results'> => {
-  const { results: _results, ...rest } = r;
-  return rest;
+const line = (name: string, m: ReturnType<typeof metrics>) => {
+  const f = (r: { value: number | null; ci95: [number, number] }) => `${r.value ?? '-'} [${r.ci95[0]}, ${r.ci95[1]}]`;
+  console.log(`${name.padEnd(34)} n=${String(m.n).padEnd(4)} P ${f(m.precision).padEnd(22)} R ${f(m.recall).padEnd(22)} class ${f(m.class_accuracy).padEnd(22)} fp ${m.fp} stray ${m.stray_links}`);
 };
-
-const line = (name: string, r: Pick<ScoreReport, 'n' | 'conflict_vs_none' | 'per_class'>) => {
-  const x = r.conflict_vs_none;
-  const pc = r.per_class;
-  console.log(
-    `${name.padEnd(16)} n=${r.n}  conflict-vs-none P=${x.precision} R=${x.recall} F1=${x.f1}  ` +
-      `rdf P=${pc.rdf_conflict.precision} R=${pc.rdf_conflict.recall}  semantic P=${pc.semantic_conflict.precision} R=${pc.semantic_conflict.recall}`,
-  );
-};
-
-const meets = (r: Pick<ScoreReport, 'conflict_vs_none'>) =>
-  r.conflict_vs_none.precision >= TARGET.precision && r.conflict_vs_none.recall >= TARGET.recall;
 
 export async function runContradictionBench(): Promise<object> {
-  const load = (f: string) => (JSON.parse(readFileSync(join(root, 'test/fixtures', f), 'utf8')) as LabelledPair[]).slice(0, LIMIT);
-  const fixture = load('contradictions.json');
-  const holdout = load('contradictions-holdout.json');
+  const split = process.env.LOCI_BENCH_CONTRADICTIONS_SPLIT === 'tune' ? 'tune' : 'heldout';
+  // The changelog/LoCoMo set and the agent-style set, each scored on its own and combined.
+  const sets = devSets();
+  const skipped = sets.reduce((a, x) => a + x.skipped, 0);
+  if (skipped) console.warn(`${skipped} LoCoMo pairs left out: no data set at ${sets[0].locomo ?? 'LOCI_LOCOMO_PATH / ../shared/bench/locomo10.json'}`);
+  const heldBy = new Map(sets.map((x) => [x.name, x.pairs.filter((p) => p.split === split).slice(0, LIMIT)
+    .map((p): BenchPair => ({ id: p.id, older: p.older, newer: p.newer, expected: p.label, kind: p.kind, source: p.source }))]));
+  const held = heldBy.get('contradictions-dev.json')!;
+  const dev = { pairs: sets.flatMap((x) => x.pairs) };
+  const fx = fixtures();
   const run = randomBytes(3).toString('hex');
 
-  // The service as wired, rules only (no LLM): the targets are for the rule-based detector.
-  const srv = await startBenchServer({ LOCI_LLM_URL: '' });
-  let service;
-  try {
-    service = {
-      bus: srv.services.bus.kind,
-      cache: srv.services.cache.kind,
-      fixture: await scoreThroughService(srv, fixture, 'fixture', run),
-      holdout: await scoreThroughService(srv, holdout, 'holdout', run),
-    };
-  } finally {
-    await srv.close();
+  const results: Record<string, { judge: string; set: string; tenants: string; metrics: ReturnType<typeof metrics>; timing?: unknown; misses?: unknown }> = {};
+  const judges = process.env.LOCI_BENCH_CONTRADICTIONS_BASELINE === '0' ? (['model'] as const) : (['model', 'rules'] as const);
+  for (const judge of judges) {
+    const srv = await startBenchServer({ LOCI_LLM_URL: '', LOCI_CONTRADICTION_JUDGE: judge });
+    try {
+      const timing = timeDetections(srv);
+      const all: Outcome[] = [];
+      for (const [name, pairs] of heldBy) {
+        const own = await runSet(srv, pairs, `${run}-${judge}-${name.replace(/\W/g, '')}`, false);
+        all.push(...own);
+        results[`${judge}/${split}:${name}`] = {
+          judge, set: `${name} ${split}`, tenants: 'one per pair', metrics: metrics(own),
+          misses: own.filter((o) => o.got !== o.expected).map((o) => ({ id: o.id, kind: o.kind, expected: o.expected, got: o.got, older: o.older.slice(0, 160), newer: o.newer.slice(0, 160) })),
+        };
+      }
+      results[`${judge}/${split}`] = { judge, set: `both sets, ${split}`, tenants: 'one per pair', metrics: metrics(all), timing: timing() };
+      if (judge === 'model') {
+        const shared = await runSet(srv, held, `${run}-${judge}-shared`, true);
+        results[`${judge}/${split}/one-tenant`] = { judge, set: `dev ${split}`, tenants: 'one for all pairs', metrics: metrics(shared) };
+      }
+      for (const [name, pairs] of Object.entries(fx)) {
+        results[`${judge}/${name}`] = { judge, set: `${name} (regression)`, tenants: 'one per pair', metrics: metrics(await runSet(srv, pairs, `${run}-${judge}-${name.replace(/\W/g, '')}`, false)) };
+      }
+    } finally {
+      await srv.close();
+    }
   }
 
-  const embedder = await loadEmbedder();
-  let judge;
-  try {
-    judge = {
-      fixture: await scorePairs(fixture, { embedder: embedder ?? undefined }),
-      holdout: await scorePairs(holdout, { embedder: embedder ?? undefined }),
-    };
-  } finally {
-    await embedder?.close();
-  }
-
+  const cpu = judgeCpu(dev.pairs.flatMap((p) => [p.older, p.newer]));
+  const head = results[`model/${split}`].metrics;
   const out = {
     bench: 'contradictions',
-    similarity_gate: SEMANTIC_SIMILARITY_THRESHOLD,
+    split,
+    data: { files: DEV_FILES, locomo: sets[0].locomo, locomo_pairs_left_out: skipped },
     target: TARGET,
-    llm: null,
-    // The headline: the detector as wired (write older, write newer, drain, read statuses).
-    meets_target: meets(service.fixture),
-    meets_target_holdout: meets(service.holdout),
-    service: {
-      bus: service.bus,
-      cache: service.cache,
-      fixture: { file: 'test/fixtures/contradictions.json', ...brief(service.fixture) },
-      // Written after the rules and never used to tune them: the honest estimate.
-      holdout: { file: 'test/fixtures/contradictions-holdout.json', ...brief(service.holdout) },
-    },
-    judge: {
-      similarity_source: judge.fixture.similarity_source,
-      fixture: brief(judge.fixture),
-      holdout: brief(judge.holdout),
-    },
-    pairs: service.fixture.results,
-    holdout_pairs: service.holdout.results,
+    judge_cpu: cpu,
+    meets_target: (head.precision.value ?? 0) >= TARGET.precision && (head.recall.value ?? 0) >= TARGET.recall && (head.class_accuracy.value ?? 0) >= TARGET.class_accuracy,
+    results,
   };
   const file = writeResult('contradictions', out);
-  console.log(`similarity gate ${SEMANTIC_SIMILARITY_THRESHOLD}; service path over the ${service.bus} bus; no LLM`);
-  line('service fixture', service.fixture);
-  line('service holdout', service.holdout);
-  line('judge fixture', judge.fixture);
-  line('judge holdout', judge.holdout);
-  console.log(`write errors ${service.fixture.write_errors + service.holdout.write_errors}, link errors ${service.fixture.link_errors + service.holdout.link_errors}; ` +
-    `${service.fixture.elapsed_ms + service.holdout.elapsed_ms} ms for ${fixture.length + holdout.length} pairs (write, write, drain)`);
-  for (const [name, r] of [['fixture', service.fixture], ['holdout', service.holdout]] as const) {
-    for (const e of r.errors) console.log(`  ${name} miss: expected ${e.expected}, got ${e.got} (sim ${e.similarity}): "${e.older}" → "${e.newer}"`);
-  }
+  console.log(`contradictions: ${split} split of the development set through HTTP (write older, write newer, drain, GET …/contradictions); 95 % Wilson intervals`);
+  for (const [name, r] of Object.entries(results)) line(name, r.metrics);
+  for (const [name, r] of Object.entries(results)) if (r.timing) console.log(`${name} timing ${JSON.stringify(r.timing)}`);
+  console.log(`judging CPU per short memory against ${cpu.candidates_each} candidates (in process, shared machine): rules ${cpu.rules_ms_per_memory} ms, rules + model ${cpu.model_ms_per_memory} ms`);
+  console.log(`false alarms by kind (model, ${split}): ${JSON.stringify(head.flagged_by_kind)}`);
   console.log(`wrote ${file}`);
   return out;
 }

@@ -14,6 +14,7 @@ import { cleanupNats, cleanupRedis, NATS_URL, natsRedisEnv, REDIS_URL, until } f
 import { loadConfig } from '../../src/config.js';
 import { createServices, type Services } from '../../src/services.js';
 import { buildApp } from '../../src/app.js';
+import { LOCAL_OPERATOR } from '../../src/core/caller.js';
 import { PgliteDb } from '../../src/store/pglite.js';
 import type { Db } from '../../src/store/db.js';
 import type { BusEvent } from '../../src/infra/bus/types.js';
@@ -120,7 +121,7 @@ describe.skipIf(!NATS_URL || !REDIS_URL)('detector delivery over NATS: a crashed
     cleanups.push(() => cleanupRedis(env.LOCI_CACHE_PREFIX));
 
     const first = await replica(db, env);
-    const { key } = await first.s.keys.create({ tenant_id: 'default', trust_level: 3, name: 'crash-test' });
+    const { key } = await first.s.keys.create(LOCAL_OPERATOR, { tenant_id: 'default', trust_level: 3, name: 'crash-test' });
     // The first replica's detector starts and never finishes: the process "dies" mid-detection.
     let started = 0;
     first.s.detector.detect = () => {

@@ -24,7 +24,11 @@ describe('contradiction detection with an LLM judge', () => {
       if (entry.status) return { status: entry.status, body: { error: 'down' } };
       return { body: chatReply(entry.text ?? JSON.stringify({ verdict: entry.verdict })) };
     });
-    t = await startTestApp({ LOCI_LLM_URL: fake.url, LOCI_LLM_MODEL: 'judge-test', LOCI_LLM_TIMEOUT_MS: '3000' });
+    t = await startTestApp({
+      LOCI_LLM_URL: fake.url, LOCI_LLM_MODEL: 'judge-test', LOCI_LLM_TIMEOUT_MS: '3000',
+      // The judge's requests only: writes are enriched by the rules here (docs/enrichment.md).
+      LOCI_ENRICH: 'rules',
+    });
   });
   afterAll(async () => {
     await t?.close();

@@ -202,29 +202,59 @@ describe.each(variants)('contradiction detection ($name)', ({ env }) => {
     expect((await get(tenantId, w.id)).supersedes_id).toBe(o.id);
   });
 
-  it('detection ignores visibility but the pre-check and the endpoint respect it', async () => {
+  it("compares only memories the writer can see: another agent's private memory is never touched", async () => {
     const tenantId = tenant();
     const subject = randomUUID();
     const keyA = await t.key(tenantId, { agent: 'agent-a' });
     const keyB = await t.key(tenantId, { agent: 'agent-b' });
-    const o = await write(tenantId, {
+    const privA = await write(tenantId, { content: 'Nadia lives in Leeds.', agent_id: 'agent-a', visibility: 'scope_agent' }, keyA);
+    const privTriple = await write(tenantId, {
       content: 'Private note on the office.', agent_id: 'agent-a', visibility: 'scope_agent',
       subject_entity_id: subject, predicate: 'located_in', object_value: 'Leeds',
     }, keyA);
-    const w = await write(tenantId, {
+    await drain();
+    // agent-b states the opposite, in text and as a structured fact.
+    const b1 = await write(tenantId, { content: 'Nadia moved to York.', agent_id: 'agent-b' }, keyB);
+    const b2 = await write(tenantId, {
       content: 'The office is elsewhere now.', agent_id: 'agent-b', subject_entity_id: subject, predicate: 'located_in', object_value: 'York',
     }, keyB);
-    // agent-b may not see agent-a's private row: the pre-check does not list it.
-    expect(w.superseded_by).toEqual([]);
+    expect(b2.superseded_by).toEqual([]);
     await drain();
-    expect((await get(tenantId, o.id)).status).toBe('outdated');
-    expect((await get(tenantId, w.id)).supersedes_id).toBe(o.id);
-    const asB = await findings(tenantId, w.id, keyB);
-    expect(asB.detection_status).toBe('completed');
-    expect(asB.contradictions).toEqual([]);
-    const asA = await findings(tenantId, w.id, keyA);
-    expect(asA.contradictions.map((x: any) => [x.id, x.direction, x.reason])).toEqual([[o.id, 'supersedes', 'rdf_conflict']]);
-    expect((await t.api('GET', `/api/v1/memories/${o.id}/contradictions?tenant_id=${tenantId}`, { key: keyB })).status).toBe(404);
+    for (const id of [privA.id, privTriple.id]) expect((await get(tenantId, id)).status).toBe('active');
+    for (const id of [b1.id, b2.id]) expect((await get(tenantId, id)).supersedes_id).toBeNull();
+    // agent-b's own private memory is not compared with agent-a's shared one either.
+    const shared = await write(tenantId, { content: 'Omar reports to Petra.', agent_id: 'agent-a' }, keyA);
+    await drain();
+    const privB = await write(tenantId, { content: 'Omar reports to Quentin.', agent_id: 'agent-b', visibility: 'scope_agent' }, keyB);
+    await drain();
+    expect((await get(tenantId, shared.id)).status).toBe('active');
+    expect((await t.api('GET', `/api/v1/memories/${privB.id}?tenant_id=${tenantId}`, { key: keyB })).body.supersedes_id).toBeNull();
+    // The same agent's private memories do compare with each other.
+    const a2 = await write(tenantId, { content: 'Nadia moved to Hull.', agent_id: 'agent-a', visibility: 'scope_agent' }, keyA);
+    await drain();
+    expect((await get(tenantId, privA.id)).status).toBe('outdated');
+    expect((await get(tenantId, a2.id)).supersedes_id).toBe(privA.id);
+    const asA = await findings(tenantId, a2.id, keyA);
+    expect(asA.contradictions.map((x: any) => [x.id, x.direction, x.reason])).toEqual([[privA.id, 'supersedes', 'rdf_conflict']]);
+    expect((await t.api('GET', `/api/v1/memories/${privA.id}/contradictions?tenant_id=${tenantId}`, { key: keyB })).status).toBe(404);
+  });
+
+  it('only memories of the same fleet compare (no fleet with no fleet)', async () => {
+    const tenantId = tenant();
+    const f1 = await write(tenantId, { content: 'Rosa lives in Turin.', fleet_id: 'fleet-1' });
+    await drain();
+    const f2 = await write(tenantId, { content: 'Rosa moved to Bari.', fleet_id: 'fleet-2' });
+    await drain();
+    expect((await get(tenantId, f1.id)).status).toBe('active');
+    expect((await get(tenantId, f2.id)).supersedes_id).toBeNull();
+    const none = await write(tenantId, { content: 'Rosa moved to Genoa.' });
+    await drain();
+    expect((await get(tenantId, f2.id)).status).toBe('active');
+    expect((await get(tenantId, none.id)).supersedes_id).toBeNull();
+    const f2b = await write(tenantId, { content: 'Rosa moved to Lecce.', fleet_id: 'fleet-2' });
+    await drain();
+    expect((await get(tenantId, f2.id)).status).toBe('outdated');
+    expect((await get(tenantId, f2b.id)).supersedes_id).toBe(f2.id);
   });
 
   it('never takes candidates from another tenant, and the endpoint refuses other tenants', async () => {

@@ -19,7 +19,8 @@ import { cleanupRedis } from '../helpers/infra.js';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const row = (id: string, created_key: string): DetectRow => ({
-  id, content: id, subject_entity_id: null, predicate: null, object_value: null, status: 'active', supersedes_id: null, created_key, similarity: null,
+  id, content: id, subject_entity_id: null, predicate: null, object_value: null, status: 'active', supersedes_id: null,
+  agent_id: 'a', visibility: 'scope_team', fleet_id: null, created_key, similarity: null,
 });
 const finding = (older_id: string, newer_id: string, verdict: Finding['verdict']): Finding =>
   ({ older_id, newer_id, verdict, reason: 'x', similarity: 0.9, judged_by: 'rules' });

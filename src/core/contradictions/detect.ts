@@ -5,6 +5,7 @@
 //    explicit contradiction signal: a negation flip, an antonym, or a different number, date,
 //    amount or named value in the same slot (the older row becomes conflicted).
 // Similarity alone is never a signal: embeddings place "bought a car" next to "sold her car".
+import { LRUCache } from 'lru-cache';
 import { compareObjects, isSingleValued, MONTHS, numberWord, predicateSpec, slotOf, WEEKDAYS } from './predicates.js';
 import { expandContractions, extractTriples, givenTriple, splitSentences, type Triple } from './triples.js';
 
@@ -26,6 +27,8 @@ export interface MemoryFacts {
   object_value?: string | null;
   /** Similarity of this memory to the other one (as returned by the vector search). */
   similarity?: number | null;
+  /** Its triples when already known (the detector extracts each memory's once per detection). */
+  triples?: Triple[];
 }
 
 export type Reason =
@@ -58,12 +61,19 @@ export interface JudgeOptions {
 
 /** Triples of a memory: the writer's own when given, else extracted from the content. */
 export function triplesOf(m: MemoryFacts): Triple[] {
+  if (m.triples) return m.triples;
   if (m.subject && m.predicate && m.object_value) {
     const t = givenTriple(m.subject, m.predicate, m.object_value);
     if (t) return [t];
   }
-  return extractTriples(m.content ?? '');
+  const text = m.content ?? '';
+  let t = tripleCache.get(text);
+  if (!t) tripleCache.set(text, (t = extractTriples(text)));
+  return t;
 }
+
+// Triples extracted from a text, kept for the texts seen last (a tenant's neighbours recur as candidates).
+const tripleCache = new LRUCache<string, Triple[]>({ max: 2_000 });
 
 export function judgePair(newer: MemoryFacts, older: MemoryFacts, opts: JudgeOptions = {}): Judgement {
   const tn = triplesOf(newer);
@@ -106,8 +116,8 @@ export function judgePair(newer: MemoryFacts, older: MemoryFacts, opts: JudgeOpt
   if (matched && !multiValuedMatch) return result('none', matched.outcome, ['same_subject', `predicate:${matched.a.predicate}`], matched.a, matched.b);
 
   // One-sentence memories whose triples name different subjects are about different things.
-  const sn = splitSentences(newer.content ?? '');
-  const so = splitSentences(older.content ?? '');
+  const sn = sentencesCached(newer.content ?? '');
+  const so = sentencesCached(older.content ?? '');
   if (tn.length > 0 && to.length > 0 && !matched && sn.length <= 1 && so.length <= 1) {
     const pairs = tn.flatMap((a) => to.map((b) => [a, b] as const));
     if (pairs.every(([a, b]) => a.subject !== b.subject && slotOf(a.predicate) === slotOf(b.predicate))) {
@@ -223,6 +233,23 @@ function kindOf(norm: string, prev: Tok | undefined): Kind {
   return 'word';
 }
 
+// The detector judges a memory against each of its candidates, and a tenant's neighbours come back
+// write after write: sentence splits and tokenisations are kept (pure functions of the text).
+const sentenceCache = new LRUCache<string, string[]>({ max: 2_000 });
+const tokenCache = new LRUCache<string, Tok[]>({ max: 8_000 });
+
+function sentencesCached(text: string): string[] {
+  let s = sentenceCache.get(text);
+  if (!s) sentenceCache.set(text, (s = splitSentences(text)));
+  return s;
+}
+
+function tokenizeCached(sentence: string): Tok[] {
+  let t = tokenCache.get(sentence);
+  if (!t) tokenCache.set(sentence, (t = tokenize(sentence)));
+  return t;
+}
+
 export function tokenize(sentence: string): Tok[] {
   const text = expandContractions(sentence)
     .replace(/\bno longer\b/gi, 'no_longer')
@@ -320,8 +347,8 @@ interface SentenceSignal {
 
 /** Contradiction signal between two sentences, or null. */
 function sentenceSignal(newer: string, older: string, multiValued: boolean): SentenceSignal | null {
-  const a = tokenize(older);
-  const b = tokenize(newer);
+  const a = tokenizeCached(older);
+  const b = tokenizeCached(newer);
   if (a.length === 0 || b.length === 0) return null;
 
   // Negation flip: same content once negations, fillers and frequency words are set aside.

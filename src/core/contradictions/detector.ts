@@ -2,10 +2,12 @@
 // committed, never inside it. For the written memory it
 //  1. records its triples (the writer's own, else those extracted from the content) in the
 //     triple index;
-//  2. gathers candidates of the same tenant: rows whose writer named the same subject entity,
-//     rows with a triple about the same subject and slot, and the nearest rows by vector;
-//  3. judges each pair, older against newer by created_at (rules; with an LLM configured, the
-//     model confirms pairs above a similarity threshold and the rules remain the fallback);
+//  2. gathers candidates of the same tenant that its writer can see (store.comparableSql): rows
+//     whose writer named the same subject entity, rows with a triple about the same subject and
+//     slot, and the nearest rows by vector;
+//  3. judges each pair, older against newer by created_at: the rules when both carry writer-given
+//     triples, else the learned judge (classifier.ts); with an LLM configured, the LLM judges
+//     pairs above a similarity threshold and the judge's verdict remains the fallback;
 //  4. records findings: the older row becomes outdated (rdf_conflict) or conflicted
 //     (semantic_conflict) and the newer row's supersedes_id points to it.
 // Content is never changed or deleted. The memory may be the older side of a pair too (events
@@ -17,12 +19,14 @@ import type { Cache } from '../../infra/cache/types.js';
 import type { BusEvent } from '../../infra/bus/types.js';
 import type { LlmClient } from '../../providers/llm/types.js';
 import { judgePair, triplesOf, type MemoryFacts, type Verdict } from './detect.js';
+import { analyzeCached, judgeLearned } from './classifier.js';
+import type { MemoryInfo } from './pair-features.js';
 import { slotOf } from './predicates.js';
 import type { Triple } from './triples.js';
 import { CacheLock } from './lock.js';
 import { llmVerdict } from './llm-judge.js';
 import {
-  applyFindings, entityNames, loadCandidates, loadMemory, neighbourIds, replaceTriples, sameSubjectIds, sharedTripleIds,
+  applyFindings, entityNames, loadCandidates, loadMemory, neighbourIds, replaceTriples, sameSubjectIds, sharedEntityCounts, sharedTripleIds,
   type DetectRow, type StatusChange, type StoredTriple, type SupersedesLink,
 } from './store.js';
 
@@ -48,6 +52,8 @@ export interface DetectorOptions {
   neighbours?: number;
   /** Most rows taken from each indexed lookup (same subject, shared triple). */
   candidateLimit?: number;
+  /** `model` (default): the learned judge over pair features; `rules`: the earlier rule judge alone. */
+  judge?: 'model' | 'rules';
   /** Pairs at or above this similarity go to the LLM judge when one is configured. */
   llmMinSimilarity?: number;
   /** Most LLM calls per detection (the most similar pairs first). */
@@ -63,8 +69,10 @@ export interface Finding {
   verdict: Exclude<Verdict, 'none'>;
   reason: string;
   similarity: number | null;
-  /** rules, llm, or rules_fallback (the LLM failed). */
-  judged_by: 'rules' | 'llm' | 'rules_fallback';
+  /** rules (writer-given triples on both sides), model (the learned judge), llm, or rules_fallback (the LLM failed). */
+  judged_by: 'rules' | 'model' | 'llm' | 'rules_fallback';
+  /** The learned judge's probability of a conflict, when it judged the pair. */
+  score?: number;
 }
 
 export interface DetectionResult {
@@ -73,6 +81,8 @@ export interface DetectionResult {
   candidates: number;
   findings: Finding[];
   changed: { statuses: StatusChange[]; links: SupersedesLink[] };
+  /** CPU time spent judging the pairs (text analysis, features, model), in ms. */
+  judge_ms?: number;
 }
 
 const hasWriterTriple = (r: DetectRow) => Boolean(r.subject_entity_id && r.predicate && r.object_value);
@@ -157,34 +167,53 @@ export class ContradictionDetector {
 
     const selfNames = await entityNames(db, tenantId, [self.subject_entity_id]);
     const selfFacts = factsOf(self, selfNames);
-    const triples = triplesOf(selfFacts).map(storedTriple);
+    const selfTriples = triplesOf(selfFacts);
+    const triples = selfTriples.map(storedTriple);
     await replaceTriples(db, tenantId, self.id, triples, hasWriterTriple(self) ? 'writer' : 'content');
 
     const ids = new Set<string>();
     if (hasWriterTriple(self)) {
-      for (const id of await sameSubjectIds(db, tenantId, self.id, self.subject_entity_id!, this.candidateLimit)) ids.add(id);
+      for (const id of await sameSubjectIds(db, tenantId, self.id, self, self.subject_entity_id!, this.candidateLimit)) ids.add(id);
     }
-    for (const id of await sharedTripleIds(db, tenantId, self.id, lookupKeys(triples), this.candidateLimit)) ids.add(id);
-    for (const id of await neighbourIds(db, tenantId, self.id, this.neighbours)) ids.add(id);
-    const candidates = await loadCandidates(db, tenantId, self.id, [...ids]);
+    // Only memories the writer could see are candidates (and only writers who could see this one).
+    for (const id of await sharedTripleIds(db, tenantId, self.id, self, lookupKeys(triples), this.candidateLimit)) ids.add(id);
+    for (const id of await neighbourIds(db, tenantId, self.id, self, this.neighbours)) ids.add(id);
+    const candidates = await loadCandidates(db, tenantId, self.id, self, [...ids]);
     const names = await entityNames(db, tenantId, candidates.map((c) => c.subject_entity_id));
     for (const [k, v] of selfNames) names.set(k, v);
+    const learned = this.opts.judge !== 'rules';
+    const shared = learned ? await sharedEntityCounts(db, tenantId, self.id, candidates.map((c) => c.id)) : new Map<string, number>();
 
     // Most similar first: they get the LLM judge when its call budget is limited.
     candidates.sort((a, b) => (b.similarity ?? -1) - (a.similarity ?? -1));
     const findings: Finding[] = [];
     let llmCalls = 0;
+    const t0 = performance.now();
+    // Each text is analysed once (the memory itself against every candidate; neighbours across writes).
+    const info = (r: DetectRow): MemoryInfo => analyzeCached(r.content);
+    const tripleCache = new Map<string, Triple[]>([[self.id, selfTriples]]);
+    const triplesFor = (r: DetectRow, f: MemoryFacts) => tripleCache.get(r.id) ?? tripleCache.set(r.id, triplesOf(f)).get(r.id)!;
     for (const c of candidates) {
       const [newer, older] = isOlder(c, self) ? [self, c] : [c, self];
       const similarity = c.similarity;
       const newerFacts = { ...factsOf(newer, names), similarity };
       const olderFacts = { ...factsOf(older, names), similarity };
+      newerFacts.triples = triplesFor(newer, newerFacts);
+      olderFacts.triples = triplesFor(older, olderFacts);
       const rule = judgePair(newerFacts, olderFacts, { similarity });
       let verdict: Verdict = rule.verdict;
       let reason: string = rule.reason;
       let judgedBy: Finding['judged_by'] = 'rules';
+      let score: number | undefined;
       // Two writer-given triples are structured facts: the rule on them is exact, no model needed.
       const structured = hasWriterTriple(newer) && hasWriterTriple(older);
+      if (learned && !structured) {
+        const j = judgeLearned(info(newer), info(older), { cosine: similarity, sharedEntities: shared.get(c.id) ?? 0, rule: rule.verdict });
+        verdict = j.verdict;
+        score = Math.round(j.score * 1000) / 1000;
+        reason = j.verdict === 'none' ? 'model' : j.verdict === rule.verdict ? rule.reason : 'model';
+        judgedBy = 'model';
+      }
       if (this.opts.llm && !structured && similarity !== null && similarity >= this.llmMinSimilarity && llmCalls < this.llmMaxPairs) {
         llmCalls++;
         try {
@@ -197,12 +226,13 @@ export class ContradictionDetector {
         }
       }
       if (verdict === 'none') continue;
-      findings.push({ older_id: older.id, newer_id: newer.id, verdict, reason, similarity, judged_by: judgedBy });
+      findings.push({ older_id: older.id, newer_id: newer.id, verdict, reason, similarity, judged_by: judgedBy, ...(score !== undefined ? { score } : {}) });
     }
+    const judgeMs = performance.now() - t0;
 
     const changed = await applyFindings(db, tenantId, ...plan(findings, [self, ...candidates]));
     if (findings.length) this.opts.log?.debug({ memory_id: self.id, findings, changed }, 'contradictions found');
-    return { memory_id: self.id, candidates: candidates.length, findings, changed };
+    return { memory_id: self.id, candidates: candidates.length, findings, changed, judge_ms: Math.round(judgeMs * 100) / 100 };
   }
 }
 

@@ -2,8 +2,8 @@
 // links and the statuses the detector set are the findings. Read-only; tenant-scoped; rows the
 // caller may not see are left out of the lists.
 import type { Queryable } from '../../store/db.js';
-import { type Caller, isAdmin, resolveAgent, resolveTenant } from '../caller.js';
-import { notFound } from '../../http/errors.js';
+import { type Caller, confinedFleet, isAdmin, resolveAgent, resolveTenant } from '../caller.js';
+import { notFound } from '../errors.js';
 import { Params } from '../memories/params.js';
 import { iso } from '../memories/record.js';
 import { visibilityPredicate } from '../memories/visibility.js';
@@ -48,12 +48,14 @@ export class ContradictionFindingsService {
     const tenantId = resolveTenant(caller, q.tenant_id, 'read');
     const viewer = resolveAgent(caller, q.agent_id);
     const admin = isAdmin(caller);
+    const fleet = confinedFleet(caller);
+    const scope = fleet ? { fleet } : null;
     const db = this.deps.db;
 
     const p = new Params();
     const t = p.add(tenantId);
     const id = p.add(memoryId, 'uuid');
-    const vis = visibilityPredicate(p, viewer, admin, 'm');
+    const vis = visibilityPredicate(p, viewer, admin, 'm', scope);
     const { rows: [self] } = await db.query<{ id: string; status: string; supersedes_id: string | null; replaced: boolean }>(
       `SELECT m.id, m.status, m.supersedes_id,
          EXISTS (SELECT 1 FROM memories r WHERE r.tenant_id = ${t} AND r.supersedes_id = m.id AND r.deleted_at IS NULL) AS replaced
@@ -67,7 +69,7 @@ export class ContradictionFindingsService {
     let older: Related | undefined;
     if (self.supersedes_id) {
       const po = new Params();
-      const visO = visibilityPredicate(po, viewer, admin, 'm');
+      const visO = visibilityPredicate(po, viewer, admin, 'm', scope);
       const pt = po.add(tenantId);
       const pid = po.add(self.supersedes_id, 'uuid');
       ({ rows: [older] } = await db.query<Related>(

@@ -13,7 +13,8 @@ const SYSTEM = [
   '"none": they are compatible — different subjects, a paraphrase, the same fact, an addition, or values that can hold at the same time.',
 ].join(' ');
 
-const MAP: Record<string, Verdict> = { update: 'rdf_conflict', contradiction: 'semantic_conflict', none: 'none' };
+// Read with the model's words: no prototype, so only these three are verdicts.
+const MAP: Record<string, Verdict> = Object.setPrototypeOf({ update: 'rdf_conflict', contradiction: 'semantic_conflict', none: 'none' }, null);
 
 /** The verdict in a model reply: a JSON object, possibly wrapped in prose or a code fence. */
 export function parseLlmVerdict(reply: string): Verdict {

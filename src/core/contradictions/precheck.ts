@@ -6,7 +6,7 @@
 import type { Queryable } from '../../store/db.js';
 import type { SupersededEntry } from '../memories/types.js';
 import { Params } from '../memories/params.js';
-import { visibilityPredicate } from '../memories/visibility.js';
+import { visibilityPredicate, type FleetScope } from '../memories/visibility.js';
 import { judgePair } from './detect.js';
 import { isSingleValued } from './predicates.js';
 import { contentPreview } from './preview.js';
@@ -17,6 +17,8 @@ export interface WrittenTriple {
   /** The writer's agent and admin flag: rows it may not see are not listed. */
   viewer: string | null;
   admin: boolean;
+  /** A fleet-confined writer: rows outside what it can read are not listed. */
+  scope?: FleetScope | null;
   subject_entity_id?: string | null;
   predicate?: string | null;
   object_value?: string | null;
@@ -35,7 +37,7 @@ export async function supersededByPrecheck(db: Queryable, w: WrittenTriple): Pro
     // Older rows only, in the detector's order (created_at, then id).
     `(m.created_at, m.id) < (SELECT n.created_at, n.id FROM memories n WHERE n.tenant_id = ${t} AND n.id = ${id})`,
   ];
-  const vis = visibilityPredicate(p, w.viewer, w.admin, 'm');
+  const vis = visibilityPredicate(p, w.viewer, w.admin, 'm', w.scope);
   if (vis) where.push(vis);
   const { rows } = await db.query<{ id: string; content: string; predicate: string; object_value: string }>(
     `SELECT m.id, m.content, m.predicate, m.object_value FROM memories m WHERE ${where.join(' AND ')}

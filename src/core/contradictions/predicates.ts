@@ -394,3 +394,6 @@ export function compareObjects(a: string, b: string, predicate?: string | null):
 }
 
 export { MONTHS, MONTH_RE };
+
+// Every table above is read with words from memories: without a prototype, "constructor" is no entry.
+for (const table of [PREDICATES, ATTRIBUTES, VERB_SYNONYMS, NUMBER_WORDS, ALIASES, CURRENCY, SCALE, PERIOD_NAME]) Object.setPrototypeOf(table, null);

@@ -89,6 +89,17 @@ function prf(tp: number, fp: number, fn: number): Prf {
   return { precision: r(precision), recall: r(recall), f1: r(f1), tp, fp, fn };
 }
 
+/** Wilson score interval (95 % by default) of k successes out of n: [0, 1] when n is 0. */
+export function wilson(k: number, n: number, z = 1.96): [number, number] {
+  if (n === 0) return [0, 1];
+  const p = k / n;
+  const d = 1 + (z * z) / n;
+  const c = p + (z * z) / (2 * n);
+  const m = z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n));
+  const r = (x: number) => Math.round(x * 1000) / 1000;
+  return [r(Math.max(0, (c - m) / d)), r(Math.min(1, (c + m) / d))];
+}
+
 /** Metrics over judged pairs. */
 export function summarize(results: PairResult[]): Omit<ScoreReport, 'similarity_source' | 'threshold' | 'results'> {
   const confusion = Object.fromEntries(VERDICTS.map((e) => [e, Object.fromEntries(VERDICTS.map((g) => [g, 0]))])) as ScoreReport['confusion'];

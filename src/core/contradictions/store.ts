@@ -12,6 +12,9 @@ export interface DetectRow {
   object_value: string | null;
   status: string;
   supersedes_id: string | null;
+  agent_id: string;
+  visibility: string;
+  fleet_id: string | null;
   /** created_at as fixed-width UTC text with microseconds: orders exactly, unlike a JS Date. */
   created_key: string;
   /** Cosine similarity to the memory under detection (null without embeddings). */
@@ -27,7 +30,29 @@ export interface StoredTriple {
 }
 
 const CREATED_KEY = `to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') AS created_key`;
-const DETECT_COLUMNS = `m.id, m.content, m.subject_entity_id, m.predicate, m.object_value, m.status, m.supersedes_id, ${CREATED_KEY}`;
+const DETECT_COLUMNS = `m.id, m.content, m.subject_entity_id, m.predicate, m.object_value, m.status, m.supersedes_id, m.agent_id, m.visibility, m.fleet_id, ${CREATED_KEY}`;
+
+/** Whose memories a memory may be compared with: the writer's agent, visibility and fleet. */
+export interface Scope {
+  agent_id: string;
+  visibility: string;
+  fleet_id: string | null;
+}
+
+/**
+ * SQL condition: row `m` and the memory of `scope` may be compared. A finding changes the older row
+ * and links the newer one, so each must be a row its counterpart's writer could read and change: a
+ * scope_agent memory compares only with memories of its own agent, and only memories of the same
+ * fleet compare (no fleet with no fleet) — a fleet-confined writer may read rows of no fleet but
+ * never change them, and the detector does not know whether a writer was confined.
+ * Appends its three parameters to `params`.
+ */
+export function comparableSql(params: unknown[], scope: Scope, alias = 'm'): string {
+  params.push(scope.agent_id, scope.visibility, scope.fleet_id);
+  const [a, v, f] = [params.length - 2, params.length - 1, params.length];
+  return `((${alias}.visibility <> 'scope_agent' AND $${v}::text <> 'scope_agent') OR ${alias}.agent_id = $${a}::text)
+    AND ${alias}.fleet_id IS NOT DISTINCT FROM $${f}::text`;
+}
 
 function toDetectRow(r: Record<string, any>): DetectRow {
   return {
@@ -38,6 +63,9 @@ function toDetectRow(r: Record<string, any>): DetectRow {
     object_value: r.object_value ?? null,
     status: r.status,
     supersedes_id: r.supersedes_id ?? null,
+    agent_id: r.agent_id,
+    visibility: r.visibility,
+    fleet_id: r.fleet_id ?? null,
     created_key: r.created_key,
     similarity: r.similarity == null ? null : Number(r.similarity),
   };
@@ -75,29 +103,34 @@ export async function replaceTriples(db: Db, tenantId: string, memoryId: string,
 }
 
 /** Other live rows whose writer named the same subject entity (the memories_subject index). */
-export async function sameSubjectIds(db: Queryable, tenantId: string, memoryId: string, subjectEntityId: string, limit: number): Promise<string[]> {
+export async function sameSubjectIds(
+  db: Queryable, tenantId: string, memoryId: string, scope: Scope, subjectEntityId: string, limit: number,
+): Promise<string[]> {
+  const params: unknown[] = [tenantId, subjectEntityId, memoryId, limit];
   const { rows } = await db.query<{ id: string }>(
     `SELECT m.id FROM memories m
      WHERE m.tenant_id = $1 AND m.subject_entity_id = $2 AND m.id <> $3 AND m.deleted_at IS NULL AND m.predicate IS NOT NULL
+       AND ${comparableSql(params, scope)}
      ORDER BY m.created_at DESC LIMIT $4`,
-    [tenantId, subjectEntityId, memoryId, limit]);
+    params);
   return rows.map((r) => r.id);
 }
 
 /** Other live rows with a triple about one of the (subject, slot) keys. */
 export async function sharedTripleIds(
-  db: Queryable, tenantId: string, memoryId: string, keys: Array<{ subject: string; slot: string }>, limit: number,
+  db: Queryable, tenantId: string, memoryId: string, scope: Scope, keys: Array<{ subject: string; slot: string }>, limit: number,
 ): Promise<string[]> {
   if (keys.length === 0) return [];
+  const params: unknown[] = [tenantId, memoryId, keys.map((k) => k.subject), keys.map((k) => k.slot), limit];
   const { rows } = await db.query<{ id: string }>(
     `SELECT m.id FROM (
        SELECT DISTINCT t.memory_id FROM memory_triples t
        JOIN unnest($3::text[], $4::text[]) AS k(s, sl) ON t.subject = k.s AND t.slot = k.sl
        WHERE t.tenant_id = $1 AND t.memory_id <> $2) x
      JOIN memories m ON m.id = x.memory_id
-     WHERE m.tenant_id = $1 AND m.deleted_at IS NULL
+     WHERE m.tenant_id = $1 AND m.deleted_at IS NULL AND ${comparableSql(params, scope)}
      ORDER BY m.created_at DESC LIMIT $5`,
-    [tenantId, memoryId, keys.map((k) => k.subject), keys.map((k) => k.slot), limit]);
+    params);
   return rows.map((r) => r.id);
 }
 
@@ -106,29 +139,43 @@ export async function sharedTripleIds(
  * filter from starving the result: without it the index returns ef_search rows of every
  * tenant and the filter leaves few.
  */
-export async function neighbourIds(db: Db, tenantId: string, memoryId: string, k: number): Promise<string[]> {
+export async function neighbourIds(db: Db, tenantId: string, memoryId: string, scope: Scope, k: number): Promise<string[]> {
   if (k <= 0) return [];
+  const params: unknown[] = [tenantId, memoryId, k];
   const { rows } = await db.queryWithSettings<{ id: string }>(
     { 'hnsw.iterative_scan': 'relaxed_order' },
     `SELECT m.id FROM memories m
-     WHERE m.tenant_id = $1 AND m.id <> $2 AND m.deleted_at IS NULL AND m.embedding IS NOT NULL
+     WHERE m.tenant_id = $1 AND m.id <> $2 AND m.deleted_at IS NULL AND m.embedding IS NOT NULL AND ${comparableSql(params, scope)}
      ORDER BY m.embedding <=> (SELECT e.embedding FROM memories e WHERE e.tenant_id = $1 AND e.id = $2)
      LIMIT $3`,
-    [tenantId, memoryId, k]);
+    params);
   return rows.map((r) => r.id);
 }
 
 /** Candidate rows with their similarity to the memory under detection. */
-export async function loadCandidates(db: Queryable, tenantId: string, memoryId: string, ids: string[]): Promise<DetectRow[]> {
+export async function loadCandidates(db: Queryable, tenantId: string, memoryId: string, scope: Scope, ids: string[]): Promise<DetectRow[]> {
   if (ids.length === 0) return [];
+  const params: unknown[] = [tenantId, memoryId, ids];
   const { rows } = await db.query(
     `SELECT ${DETECT_COLUMNS},
        CASE WHEN m.embedding IS NULL OR s.e IS NULL THEN NULL ELSE 1 - (m.embedding <=> s.e) END AS similarity
      FROM memories m
      LEFT JOIN (SELECT embedding AS e FROM memories WHERE tenant_id = $1 AND id = $2) s ON true
-     WHERE m.tenant_id = $1 AND m.id = ANY($3::uuid[]) AND m.id <> $2 AND m.deleted_at IS NULL`,
-    [tenantId, memoryId, ids]);
+     WHERE m.tenant_id = $1 AND m.id = ANY($3::uuid[]) AND m.id <> $2 AND m.deleted_at IS NULL AND ${comparableSql(params, scope)}`,
+    params);
   return rows.map(toDetectRow);
+}
+
+/** How many entities (from the write's own extraction) each candidate shares with the memory: one indexed lookup. */
+export async function sharedEntityCounts(db: Queryable, tenantId: string, memoryId: string, ids: string[]): Promise<Map<string, number>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await db.query<{ memory_id: string; n: number }>(
+    `SELECT o.memory_id, count(*)::int AS n
+     FROM entity_links s JOIN entity_links o ON o.tenant_id = s.tenant_id AND o.entity_id = s.entity_id
+     WHERE s.tenant_id = $1 AND s.memory_id = $2 AND o.memory_id = ANY($3::uuid[])
+     GROUP BY o.memory_id`,
+    [tenantId, memoryId, ids]);
+  return new Map(rows.map((r) => [r.memory_id, Number(r.n)]));
 }
 
 export interface StatusChange {

@@ -1,0 +1,818 @@
+// Features of a pair of memories for the learned contradiction judge (classifier.ts). Pure and
+// cheap: one tokenisation per memory (reused across all its candidates), then a word-level diff
+// of the few best-aligned sentence pairs. No NLP pass, no model: what the write already computed
+// (the embedding's cosine, the entity links) comes in through `PairContext`.
+//
+// A memory is split into sentences; each sentence into typed tokens (values, names, pronouns,
+// negations, time words) with its subject (the words before the first verb, or the key of a
+// `key: value` note) and its markers of change, history, plans and additions.
+
+export type TokKind = 'word' | 'name' | 'value' | 'ordinal' | 'timeref' | 'pron1' | 'pron' | 'neg';
+
+export interface Tok {
+  /** Comparison key: lower case, stemmed words, canonical values. */
+  key: string;
+  kind: TokKind;
+  /** A content token (not a stopword, pronoun or negation). */
+  content: boolean;
+  /** The word as written, lower case. */
+  low: string;
+}
+
+export interface SentenceInfo {
+  text: string;
+  toks: Tok[];
+  /** Content keys of the sentence. */
+  keys: Set<string>;
+  /** Its subject (before the first verb, or the key of a key: value note). */
+  subject: Subject;
+  subjectKind: 'named' | 'first' | 'pronoun' | 'none';
+  /** For each value, the content words just before it (what the value is of), and the names among them. */
+  attributes: Set<string>;
+  attributeNames: Set<string>;
+  /** Nouns counted by a figure ("5 seats", "40 people"): what the number is a number of. */
+  counted: Set<string>;
+  /** The sentence is `key: value`. */
+  kv: boolean;
+  polarity: number;
+  values: string[];
+  versions: number;
+  /** Marker flags found in the sentence. */
+  marks: Set<Mark>;
+  past: boolean;
+  /** What the sentence says was replaced, when it says so ("X instead of Y", "from Y to X", "replaced Y with X"). */
+  replacement: Replacement | null;
+}
+
+/** The old and the new value a sentence names, as content keys (names and figures when it has them). */
+export interface Replacement {
+  old: string[];
+  new: string[];
+}
+
+export type Mark = 'change' | 'soft' | 'history' | 'hypo' | 'future' | 'multi' | 'negchange';
+
+/** A subject: its content keys, the names among them, its head (the last content word) and its figures ("floor 3"). */
+export interface Subject {
+  keys: string[];
+  names: string[];
+  head: string | null;
+  headIsName: boolean;
+  values: string[];
+}
+
+export interface MemoryInfo {
+  sentences: SentenceInfo[];
+  /** Subject of the memory as a whole: the first sentence's subject. */
+  anchors: Subject;
+  /** The first line is a title (a key or a short line without a verb): its subject is the memory's. */
+  titled: boolean;
+  /** Content keys of every sentence. */
+  keys: Set<string>;
+  chars: number;
+}
+
+const NO_SUBJECT: Subject = { keys: [], names: [], head: null, headIsName: false, values: [] };
+
+function subjectOf(toks: Tok[]): Subject {
+  const content = toks.filter((t) => t.content && t.kind !== 'value');
+  return {
+    keys: content.map((t) => t.key),
+    names: content.filter((t) => t.kind === 'name').map((t) => t.key),
+    head: content.at(-1)?.key ?? null,
+    headIsName: content.at(-1)?.kind === 'name',
+    // Figures and periods inside a subject tell instances apart ("floor 3", "the Q3 report").
+    values: toks.filter((t) => t.kind === 'value' || t.kind === 'timeref').map((t) => t.key),
+  };
+}
+
+/** Most sentences of one memory considered (long memories: the first ones). */
+export const MAX_SENTENCES = 40;
+/** Sentence pairs of a memory pair that get the full comparison. */
+export const ALIGNED_PAIRS = 3;
+
+const STOP = new Set(
+  ('a an the and or but so to of in on at for with by from as into onto over under about than then that this these those there here ' +
+    'is am are was were be been being has have had do does did will would can could should shall may might must ' +
+    'it its it\'s just really very too also still only even much many lot lots some any all each every such own same ' +
+    'what which who whom whose when where why how if while because until after before since up down out off again ' +
+    'oh wow hey yeah yes ok okay well like get got gets getting go goes going gone make made thing things stuff last next ' +
+    'now currently still just recently finally officially already actually meanwhile per again new old current latest previous ' +
+    'one ones something anything everything nothing someone anyone everyone lol haha').split(' '),
+);
+const PRON1 = new Set(['i', 'me', 'my', 'mine', 'myself', 'we', 'us', 'our', 'ours', 'ourselves']);
+const PRON = new Set(['he', 'she', 'they', 'him', 'her', 'them', 'his', 'hers', 'their', 'theirs', 'it', 'its', 'you', 'your', 'yours', 'this', 'that']);
+const NEG = new Set(['not', 'no', 'never', 'none', 'nobody', 'nothing', 'neither', 'nor', 'cannot']);
+const ORDINALS = new Set(['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth']);
+const TIMEREF = new Set([
+  'yesterday', 'today', 'tonight', 'tomorrow', 'weekend', 'week', 'weeks', 'month', 'months', 'year', 'years', 'morning', 'evening',
+  'afternoon', 'night', 'ago', 'recently', 'lately', 'earlier', 'later', 'day', 'days', 'summer', 'winter', 'spring', 'autumn', 'fall',
+  'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun',
+  'january', 'february', 'march', 'april', 'june', 'july', 'august', 'september', 'october', 'november', 'december',
+  'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'quarter', 'q1', 'q2', 'q3', 'q4',
+]);
+const NUMBER_WORDS: Record<string, string> = {
+  zero: '0', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10', eleven: '11',
+  twelve: '12', fifteen: '15', twenty: '20', thirty: '30', forty: '40', fifty: '50', hundred: '100', dozen: '12', half: '0.5',
+};
+// Verbs and auxiliaries that end a subject; other verbs are guessed from -s/-ed endings.
+const VERBS = new Set(
+  ('is am are was were be been has have had do does did will would can could should shall may might must ' +
+    'went ran got made took gave left came became began grew rose fell won lost paid sold bought met said told kept held ' +
+    'run runs live lives work works use uses own owns lead leads handle handles manage manages report reports need needs ' +
+    'moved switched joined started quit replaced took takes cost costs love loves like likes prefer prefers hate hates ' +
+    'want wants think thinks know knows feel feels go goes get gets make makes take takes see sees say says tell tells ' +
+    'bump bumped update updated upgrade upgraded set sets add adds added drop drops dropped remove removes removed ' +
+    'switch move join start stop stops stopped open opens close closes ship ships release releases moves').split(' '),
+);
+const VERB_STEMS = new Set([...VERBS].map(stem));
+// Capitalised words that open sentences without being names (imperatives of changelogs, notes).
+const INITIAL_WORDS = new Set(
+  ('new bump bumped update updated upgrade upgraded add added fix fixed remove removed drop dropped use used switch switched move moved ' +
+    'set change changed build install make release import refresh refreshed convert enable disable support include rename replace ' +
+    'quick small short big note notes today yesterday tomorrow also please thanks thank met saw heard told asked got went had ' +
+    'since after before during while when once now currently lately recently still maybe perhaps finally apparently actually ' +
+    'every each some many most all both either neither another other such no yes hey hi hello ok okay well great good nice cool ' +
+    'mark standards declare bring stop start keep let looks seems sounds just first second third last next new old team project ' +
+    'tickets ticket price prices revenue deploys deploy deployment release notes meeting meetings standup kickoff our my their his her').split(' '),
+);
+const CONTRACTIONS: Array<[RegExp, string]> = [
+  [/[’‘`]/g, "'"], [/\bcan't\b/gi, 'can not'], [/\bcannot\b/gi, 'can not'], [/\bwon't\b/gi, 'will not'],
+  [/\b(\w+)n't\b/gi, '$1 not'], [/\b(i|you|we|they)'re\b/gi, '$1 are'], [/\b(i|you|we|they)'ve\b/gi, '$1 have'],
+  [/\bi'm\b/gi, 'i am'], [/\b(i|you|we|they|he|she|it)'ll\b/gi, '$1 will'], [/\b(i|you|we|they|he|she)'d\b/gi, '$1 would'],
+];
+
+// Markers, matched on the lower-cased sentence.
+const MARKERS: Array<[Mark, RegExp]> = [
+  ['change', /\b(?:relocat(?:ed|es|ing|e)|switch(?:ed|es|ing)?|swapp?(?:ed|ing)?|migrat(?:ed|ing|e)|moved|moving|replac(?:ed|es|ing|ement)|instead|took over|tak(?:es|ing) over|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|in favou?r of|superseded|succeeded by|renamed|changed|chang(?:es|ing) (?:to|from)|now (?:uses?|runs?|owns?|leads?|handles?|lives?|works?|is|are|at|in|on|with|under|reports?|costs?|points?|belongs?|goes|managed|handled|owned|run|led)|is now|are now|has become|became|taken over|new (?:owner|lead|manager|maintainer|home|address|office|vendor|provider|supplier|host|tool|job|role|team|boss|number|price|plan|version|default|limit|location|contact|on-call|point of contact)|convert(?:ed|s)? (?:to|into)|switch(?:ed)? back|(?:found|got|landed|started|took|accepted) (?:a|an|my|his|her|their|our) (?:new )?(?:job|position|role|place|apartment|house)|bump(?:ed|s)?|upgrad(?:ed|e|es|ing)|updat(?:ed|e|es) (?:to|the)|set to|raised|lowered|increased|decreased|reduced|extended|shortened|cut to|(?:from|was) [^,.;]{1,40} to)\b|→|->|=>/],
+  ['negchange', /\b(?:lost (?:my|his|her|their|our|the) job|laid off|fired|broke up|sold (?:my|his|her|their|our|the)|gave (?:away|up)|moved out|shut down|closed down|orphan(?:ed|ing)?|no longer|not (?:anymore|any more)|anymore|any more|no more|stopped|quit|left|dropped|removed|discontinued|retired|deprecated|gave up|isn't .* anymore|ended)\b/],
+  ['soft', /\b(?:now|nowadays|these days|currently|as of|from (?:now|today|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next|this|the \w+ on)|starting|effective|going forward|henceforth|latest|current|this (?:week|month|year|quarter))\b/],
+  ['history', /\b(?:used to|previously|formerly|originally|back (?:in|when|then)|in the past|at the time|years ago|before (?:the|we|i|he|she|they)|when (?:i|we|he|she|they) (?:was|were)|as a kid|as a child|growing up|had been|once upon|old days)\b/],
+  ['hypo', /\b(?:plan(?:s|ned|ning)? (?:to|on)|might|maybe|perhaps|possibly|probably|consider(?:s|ed|ing)?|thinking (?:about|of)|think about|would|could|should|if|unless|whether|hop(?:e|es|ing) to|want(?:s|ed)? to|wanna|wish|intend(?:s|ed)? to|propos(?:e|ed|al)|idea|someday|eventually|tempted|dream(?:s|ing)? of|looking (?:into|for)|(?:i|we|you|he|she|they|it) may|hypothetical|suppose)\b/],
+  ['future', /\b(?:will|going to|gonna|is to|are to|next (?:week|month|year|quarter|sprint|time)|upcoming|soon|tomorrow)\b/],
+  ['multi', /\b(?:another|also|too|as well|additional(?:ly)?|other|both|extra|more|again|add(?:ed|s|ing)?|plus|second|third|fourth|fifth|one more|new (?:hobby|friend|pet|puppy|dog|cat|member|club|class|course))\b/],
+];
+
+// Keys of a note that introduce it rather than name its subject ("Update: Alice moved to Paris").
+const LEAD_IN = /^\s*(?:(?:quick|small|short|big|latest|another|important|one more) )?(?:update|note|fyi|correction|btw|heads[- ]up|reminder|edit|news|status|info|important|todo|nb|ps)\b[^:=]{0,40}[:=]/i;
+const COPULA = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'becomes', 'became']);
+const PASSIVE = /\b(?:was|were) (?:\w+ )?\w{3,}(?:ed|en|t)\b/;
+const PAST = /\b(?:was|were|had|did|went|ran|got|met|saw|made|took|came|left|bought|sold|won|lost|paid|grew|gave|told|said|wrote|began|spent|ate|drove|flew|ago|yesterday|last (?:week|month|year|time|night|weekend|friday|monday|sunday|saturday))\b|\b\w{3,}ed\b/;
+
+function stem(w: string): string {
+  // British and American spellings compare equal ("colour" / "color", "favourite" / "favorite").
+  let s = w.length > 4 ? w.replace(/our/g, 'or') : w;
+  if (s.length <= 3) return s;
+  if (s.endsWith('ies') && s.length > 4) s = s.slice(0, -3) + 'y';
+  else if (/(?:ss|x|z|ch|sh)es$/.test(s)) s = s.slice(0, -2);
+  else if (s.endsWith('s') && !/(?:ss|us|is)$/.test(s)) s = s.slice(0, -1);
+  if (s.endsWith('ing') && s.length > 5) s = s.slice(0, -3);
+  else if (s.endsWith('ed') && s.length > 4) s = s.slice(0, -2);
+  if (s.endsWith('e') && s.length > 3) s = s.slice(0, -1);
+  return s;
+}
+
+const SCALE: Record<string, number> = { k: 1e3, m: 1e6, mm: 1e6, b: 1e9, bn: 1e9 };
+const DURATION: Record<string, number> = { ms: 0.001, s: 1, sec: 1, secs: 1, second: 1, seconds: 1, min: 60, mins: 60, minute: 60, minutes: 60, h: 3600, hr: 3600, hrs: 3600, hour: 3600, hours: 3600 };
+const SIZE: Record<string, number> = { kb: 2 ** 10, mb: 2 ** 20, gb: 2 ** 30, tb: 2 ** 40 };
+
+/** Canonical reading of a value token, with the unit word after it when there is one. */
+function valueKey(raw: string, next: string | undefined): string {
+  let s = raw.toLowerCase().replace(/,(?=\d{3}\b)/g, '');
+  const money = /^([$€£¥])(\d+(?:\.\d+)?)(k|m|mm|bn|b)?$/.exec(s);
+  if (money) return `${money[1]}${Number(money[2]) * (SCALE[money[3] ?? ''] ?? 1)}`;
+  const ampm = /^(\d{1,2})(?::(\d{2}))?(am|pm)$/.exec(s) ?? (next === 'am' || next === 'pm' ? /^(\d{1,2})(?::(\d{2}))?()$/.exec(s) : null);
+  if (ampm) {
+    let h = Number(ampm[1]) % 12;
+    if ((ampm[3] || next) === 'pm') h += 12;
+    return `${h}:${ampm[2] ?? '00'}`;
+  }
+  if (/^\d{1,2}:\d{2}$/.test(s)) return s.replace(/^0(\d)/, '$1');
+  const unit = /^(\d+(?:\.\d+)?)([a-z]+)$/.exec(s);
+  const [num, u] = unit ? [Number(unit[1]), unit[2]] : [Number(s), next ?? ''];
+  if (Number.isFinite(num)) {
+    if (DURATION[u] !== undefined) return `${num * DURATION[u]}s`;
+    if (SIZE[u] !== undefined) return `${num * SIZE[u]}B`;
+    if (unit && SCALE[u] !== undefined) return String(num * SCALE[u]);
+    if (unit) return `${num}${u}`;
+  }
+  s = s.replace(/^v(?=\d)/, '');
+  // "16.0" is "16" (longer versions keep their zeros: "0.7.0" is not "0.7").
+  s = s.replace(/^(\d+)\.0+$/, '$1');
+  return s;
+}
+
+const TOKEN_RE = /[$€£¥]\d[\d,]*(?:\.\d+)?(?:k|m|mm|bn|b)?\b|\d[\d,]*(?:[.:]\d+)*(?:[a-z]{1,7})?(?:[+~][0-9a-z.]*[0-9a-z])*\b|[\p{L}][\p{L}\p{N}'_.+#/-]*[\p{L}\p{N}+#]|[\p{L}]|[:=]|→|->/giu;
+
+export function tokenizeSentence(sentence: string): { toks: Tok[]; raw: string[] } {
+  let text = sentence;
+  for (const [re, to] of CONTRACTIONS) text = text.replace(re, to);
+  const raw = text.match(TOKEN_RE) ?? [];
+  const toks: Tok[] = [];
+  let atStart = true;
+  for (let i = 0; i < raw.length; i++) {
+    const r = raw[i].replace(/'s$/i, '').replace(/[.]+$/, '');
+    if (r === ':' || r === '=' || r === '→' || r === '->') {
+      atStart = true;
+      continue;
+    }
+    const low = r.toLowerCase();
+    const next = raw[i + 1]?.toLowerCase();
+    let kind: TokKind;
+    let key = low;
+    let unitTaken = false;
+    if (/^[$€£¥\d]/.test(r)) {
+      kind = /^(?:1st|2nd|3rd|\d+th)$/.test(low) ? 'ordinal' : 'value';
+      key = kind === 'value' ? valueKey(r, next) : low;
+      // "2 TB", "10 am", "30 minutes": the unit word is part of the value.
+      unitTaken = kind === 'value' && next !== undefined && (DURATION[next] !== undefined || SIZE[next] !== undefined || next === 'am' || next === 'pm') && /^\d[\d,.]*$/.test(r);
+    } else if (/^\p{Lu}$/u.test(r) && !atStart) {
+      kind = 'name'; // "Hall B", "plan A"
+    } else if (NUMBER_WORDS[low] !== undefined) {
+      kind = 'value';
+      key = valueKey(NUMBER_WORDS[low], next);
+    } else if (ORDINALS.has(low)) kind = 'ordinal';
+    else if (NEG.has(low)) kind = 'neg';
+    else if (PRON1.has(low)) kind = 'pron1';
+    else if (PRON.has(low)) kind = 'pron';
+    else if (TIMEREF.has(low) || (low.endsWith('s') && TIMEREF.has(low.slice(0, -1))) || low === 'weekdays' || low === 'weekday') kind = 'timeref';
+    // A name: an identifier, an all-caps or mixed-case word, a capitalised word inside the
+    // sentence, or a capitalised first word that is not a common sentence opener ("Bob took
+    // over", but not "New upstream release"). Lower-case hyphenated words are words ("fire-fighting").
+    else if (/[\d_@.]|[a-z][A-Z]|^\p{Lu}{2,}|\p{Lu}[\w]*-/u.test(r) || (/^\p{Lu}/u.test(r) && !STOP.has(low) && (!atStart || !INITIAL_WORDS.has(low)))) {
+      kind = 'name';
+      key = low.replace(/[-_ ]/g, '');
+    } else {
+      kind = 'word';
+      key = low.includes('-') ? stem(low.replace(/-/g, '')) : stem(low);
+    }
+    const content = (kind === 'word' && !STOP.has(low) && low.length > 1) || kind === 'name' || kind === 'value';
+    toks.push({ key, kind, content, low });
+    atStart = false;
+    if (unitTaken) i++;
+  }
+  // A day next to a month is part of a date, not a figure ("June 3", "30 September").
+  const MONTH = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/;
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    if (t.kind !== 'value' || !/^\d{1,2}$/.test(t.key)) continue;
+    const near = [toks[i - 1], toks[i + 1]].some((n) => n && n.kind === 'timeref' && MONTH.test(n.key));
+    if (near) toks[i] = { ...t, kind: 'timeref', content: false };
+  }
+  return { toks, raw };
+}
+
+const AUX = new Set(['is', 'am', 'are', 'was', 'were', 'be', 'been', 'has', 'have', 'had', 'do', 'does', 'did', 'will', 'would', 'can', 'could', 'should', 'shall', 'may', 'might', 'must']);
+
+/**
+ * Index of the first token that ends the subject (a verb), or -1. Auxiliaries always do; a word
+ * that may be a verb or a noun ("report", "run", "updates") only when what follows starts an
+ * object (a function word, a name, a figure): "the Q3 report deadline is" keeps "report".
+ */
+function firstVerb(toks: Tok[]): number {
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    if (t.kind === 'neg' || AUX.has(t.low)) return i;
+    const maybe = VERBS.has(t.low) || (i > 0 && t.kind === 'word' && t.low.length > 3 && /(?:[^su]s|ed)$/.test(t.low));
+    if (!maybe || t.kind !== 'word') continue;
+    const next = toks[i + 1];
+    const prev = toks[i - 1];
+    // "the cluster runs version 1.27": an -s/-ed form right after a noun is its verb.
+    if (prev && (prev.content || prev.kind === 'name') && /(?:[^su]s|ed)$/.test(t.low)) return i;
+    if (!next || !next.content || next.kind === 'name' || next.kind === 'value' || next.kind === 'timeref') return i;
+  }
+  return -1;
+}
+
+const KV_RE = /^\s*([^:=\n]{1,60}?)\s*(?::|=|→|->)\s+(\S.*)$/;
+
+function analyzeSentence(full: string): SentenceInfo {
+  // "Update: …", "Quick note after the reorg: …" introduce the sentence; they are not its subject.
+  const text = LEAD_IN.test(full) ? full.replace(LEAD_IN, '').trim() || full : full;
+  const low = text.toLowerCase();
+  const kvm = KV_RE.exec(text);
+  const kv = Boolean(kvm && kvm[1].split(/\s+/).length <= 6 && !/(?:^|\s)(?:is|are|was|were|said|says)(?:\s|$)/i.test(kvm[1]));
+  const { toks } = tokenizeSentence(text);
+  let subjectToks: Tok[];
+  if (kv) {
+    subjectToks = tokenizeSentence(kvm![1]).toks;
+  } else {
+    const v = firstVerb(toks);
+    subjectToks = v <= 0 ? [] : toks.slice(0, v);
+  }
+  let subject = subjectOf(subjectToks);
+  // "Grace's manager is Heidi": the relation is an attribute of Grace, not another subject.
+  const complement = toks[subjectToks.length + 1];
+  if (!kv && subject.head && RELATIONAL.has(subject.head) && subject.keys.length > 1 && COPULA.has(toks[subjectToks.length]?.low ?? '') &&
+    complement && complement.kind === 'name') {
+    subject = subjectOf(subjectToks.slice(0, -1));
+  }
+  const subjectKind: SentenceInfo['subjectKind'] = subjectToks.some((t) => t.kind === 'pron1')
+    ? 'first'
+    : subject.keys.length
+      ? 'named'
+      : subjectToks.some((t) => t.kind === 'pron')
+        ? 'pronoun'
+        : 'none';
+  const marks = new Set<Mark>();
+  for (const [m, re] of MARKERS) if (re.test(low)) marks.add(m);
+  // Rates per second, minute or hour compare per hour ("100 requests per minute" = "6,000 per hour").
+  const PER_HOUR: Record<string, number> = { second: 3600, sec: 3600, minute: 60, min: 60, hour: 1, hr: 1 };
+  const values = toks.filter((t) => t.kind === 'value').map((t) => {
+    const i = toks.indexOf(t);
+    const per = toks.slice(i + 1, i + 4).findIndex((x) => x.low === 'per' || x.low === 'a');
+    const unit = per >= 0 ? toks[i + 2 + per]?.low.replace(/s$/, '') : undefined;
+    const n = Number(t.key);
+    return unit && PER_HOUR[unit] && Number.isFinite(n) ? `${n * PER_HOUR[unit]}/h` : t.key;
+  });
+  // What each value is of: the two content words before it and the one after ("Standards-Version
+  // to 4.6.2", "costs $25", "64 GB of RAM"), and the subject when the value is what it is ("the
+  // build agents' Node version is 18").
+  const attributes = new Set<string>();
+  const counted = new Set<string>();
+  toks.forEach((t, i) => {
+    if (t.kind !== 'value') return;
+    let n = 0;
+    // (a note's key is its subject, not what the figure is of: the look-back stops there)
+    const from = kv ? subjectToks.length : 0;
+    for (let j = i - 1; j >= from && n < 3; j--) {
+      if (!toks[j].content || toks[j].kind === 'value') continue;
+      attributes.add(toks[j].key);
+      n++;
+    }
+    // A plain count names what it counts right after it ("5 seats", "40 people", "2 TB of disk").
+    if (/^\d+(?:\.\d+)?(?:B)?$/.test(t.key)) {
+      const next = toks[i + 1]?.low === 'of' ? toks[i + 2] : toks[i + 1];
+      if (next && next.content && next.kind === 'word') {
+        attributes.add(next.key);
+        counted.add(next.key);
+      }
+    }
+    // What a clause's figure is of includes its subject ("the K8s cluster runs version 1.27").
+    if (!kv || toks.slice(Math.max(0, i - 3), i).some((x) => COPULA.has(x.low))) for (const k of subject.keys) attributes.add(k);
+  });
+  const attributeNames = new Set(toks.filter((t) => t.kind === 'name' && attributes.has(t.key)).map((t) => t.key));
+  return {
+    text: full,
+    toks,
+    keys: new Set(toks.filter((t) => t.content).map((t) => t.key)),
+    subject,
+    subjectKind,
+    attributes,
+    attributeNames,
+    counted,
+    kv,
+    polarity: toks.filter((t) => t.kind === 'neg').length % 2,
+    values,
+    versions: values.filter((v) => /^\d+\.\d+/.test(v)).length,
+    marks,
+    past: PAST.test(low),
+    replacement: replacementOf(text),
+  };
+}
+
+// How a sentence names a replaced value, and which side is the old one. `bounded`: the first span
+// sits between two words of the phrase ("replaced X with", "from X to"); otherwise it is everything
+// before the phrase and its last words are the value.
+const REPLACEMENT_FORMS: Array<{ re: RegExp; order: 'old-new' | 'new-old' | 'new' | 'old'; bounded?: boolean }> = [
+  { re: /\breplac(?:e|ed|es|ing)\s+(.+?)\s+(?:with|by)\s+(.+)$/i, order: 'old-new', bounded: true },
+  { re: /^(.+?)\s+(?:(?:was|were|is|are|has been|have been|got|gets) )?(?:replaced|superseded|succeeded) by\s+(.+)$/i, order: 'old-new' },
+  { re: /\bfrom\s+(.+?)\s+(?:to|into)\s+(.+)$/i, order: 'old-new', bounded: true },
+  { re: /^(.+?)\s*(?:->|→|=>)\s*(.+)$/, order: 'old-new' },
+  { re: /^(.+?)\s+instead of\s+(.+)$/i, order: 'new-old' },
+  { re: /\bin favou?r of\s+(.+)$/i, order: 'new' },
+  { re: /\b(?:took|takes|taking|take) over\b.*?\bfrom\s+(.+)$/i, order: 'old' },
+];
+
+/**
+ * The value a span names: its content words that are not verbs, cut at punctuation and at the
+ * clause that follows ("autotools-dev to fix FTBFS" is autotools-dev). A span bounded by the phrase
+ * ("from X to") keeps up to three words; otherwise the word next to the phrase.
+ */
+function valueKeys(span: string, side: 'start' | 'end' | 'bounded'): string[] {
+  const parts = span.split(/[,;()[\]]|:\s|\s[-–]\s|\.\s|\s(?:to|for|because|since|so|which|as|and|but|after|when)\s/i).map((x) => x.trim()).filter(Boolean);
+  const part = side === 'end' ? parts.at(-1) : parts[0];
+  if (!part) return [];
+  const ks = tokenizeSentence(part).toks.filter((t) => t.content && !VERB_STEMS.has(t.key)).map((t) => t.key);
+  return side === 'bounded' ? ks.slice(0, 3) : side === 'end' ? ks.slice(-1) : ks.slice(0, 1);
+}
+
+/** The replacement a sentence states, or null. */
+function replacementOf(text: string): Replacement | null {
+  for (const { re, order, bounded } of REPLACEMENT_FORMS) {
+    const m = re.exec(text);
+    if (!m) continue;
+    if (order === 'new') return { old: [], new: valueKeys(m[1], 'start') };
+    if (order === 'old') return { old: valueKeys(m[1], 'start'), new: [] };
+    const first = valueKeys(m[1], bounded ? 'bounded' : 'end');
+    const second = valueKeys(m[2], 'start');
+    const r = order === 'old-new' ? { old: first, new: second } : { old: second, new: first };
+    if (r.old.length || r.new.length) return r;
+  }
+  return null;
+}
+
+const ABBREV = new Set(['mr', 'mrs', 'ms', 'dr', 'st', 'jr', 'sr', 'inc', 'ltd', 'co', 'corp', 'vs', 'etc', 'e.g', 'i.e', 'no', 'approx', 'dept', 'prof']);
+
+/** Sentences of a text: line breaks, bullets and sentence ends (not abbreviations or decimals). */
+export function sentencesOf(text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.replace(/\r/g, '').split(/\n+|;\s+|\s+[*•]\s+/)) {
+    let start = 0;
+    const re = /[.!?]+(?=\s+["'(]?[\p{Lu}\d])/gu;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(line))) {
+      const last = /([\p{L}.']+)$/u.exec(line.slice(start, m.index))?.[1]?.toLowerCase() ?? '';
+      if (m[0] === '.' && (ABBREV.has(last) || /^\p{L}$/u.test(last))) continue;
+      out.push(line.slice(start, m.index + m[0].length));
+      start = m.index + m[0].length;
+    }
+    out.push(line.slice(start));
+  }
+  return out.map((s) => s.replace(/^\s*[-*+•]\s+/, '').trim()).filter((s) => /[\p{L}\d]/u.test(s));
+}
+
+export function analyzeMemory(text: string): MemoryInfo {
+  const sentences = sentencesOf(text).slice(0, MAX_SENTENCES).map(analyzeSentence);
+  // The memory's subject: the first sentence's. When the first line is a title (a key, or a
+  // short line without a verb such as a changelog header), it names the subject of the whole.
+  const first = sentences[0];
+  let anchors = NO_SUBJECT;
+  let titled = false;
+  const leadIn = first?.kv && LEAD_IN.test(first.text);
+  const firstLine = text.split('\n')[0].trim();
+  const header = first && !first.kv && first.subjectKind === 'none' && first.toks.length <= 8 && !/[.!?]$/.test(first.text) &&
+    text.includes('\n') && firstLine.startsWith(first.text);
+  if ((first?.kv && !leadIn) || header) {
+    titled = true;
+    anchors = first.kv ? first.subject : subjectOf(first.toks.filter((t) => t.content).slice(0, 1));
+  } else if (first?.subjectKind === 'named') {
+    anchors = first.subject;
+  }
+  const keys = new Set<string>();
+  for (const x of sentences) for (const k of x.keys) keys.add(k);
+  return { sentences, anchors, titled, keys, chars: text.length };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Comparison
+
+interface Hunk {
+  a: Tok[];
+  b: Tok[];
+}
+
+/** Differences between two token lists (LCS on keys); only content-bearing tokens kept in hunks. */
+function diff(x: Tok[], y: Tok[]): Hunk[] {
+  const n = Math.min(x.length, 80);
+  const m = Math.min(y.length, 80);
+  const L: Uint16Array[] = Array.from({ length: n + 1 }, () => new Uint16Array(m + 1));
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) L[i][j] = x[i].key === y[j].key ? L[i + 1][j + 1] + 1 : Math.max(L[i + 1][j], L[i][j + 1]);
+  }
+  const hunks: Hunk[] = [];
+  let cur: Hunk | null = null;
+  const flush = () => {
+    if (cur) {
+      const h = { a: cur.a.filter(keep), b: cur.b.filter(keep) };
+      if (h.a.length || h.b.length) hunks.push(h);
+    }
+    cur = null;
+  };
+  let i = 0;
+  let j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && x[i].key === y[j].key) {
+      flush();
+      i++;
+      j++;
+    } else if (j < m && (i >= n || L[i][j + 1] >= L[i + 1][j])) {
+      (cur ??= { a: [], b: [] }).b.push(y[j++]);
+    } else {
+      (cur ??= { a: [], b: [] }).a.push(x[i++]);
+    }
+  }
+  flush();
+  return hunks;
+}
+
+const keep = (t: Tok) => t.content || t.kind === 'neg' || t.kind === 'ordinal' || t.kind === 'timeref';
+
+const timeKeys = (x: SentenceInfo) => new Set(x.toks.filter((t) => t.kind === 'timeref' || (t.kind === 'value' && /^(?:19|20)\d\d$/.test(t.key))).map((t) => t.key));
+/** The two sentences name different times (each has one the other lacks). */
+function timeDiffOf(a: SentenceInfo, b: SentenceInfo): boolean {
+  const [ta, tb] = [timeKeys(a), timeKeys(b)];
+  return [...ta].some((t) => !tb.has(t)) && [...tb].some((t) => !ta.has(t));
+}
+
+/** Two sets of attribute words name the same thing: they share a word, and what they do not share is verbs ("bump" / "update"), not other nouns ("upstream version" / "standards version"). */
+function attributesMatch(a: Set<string>, b: Set<string>): boolean {
+  if (![...a].some((k) => b.has(k))) return false;
+  const verbish = (k: string) => VERB_STEMS.has(k) || /(?:ed|ing)$/.test(k);
+  const onlyA = [...a].filter((k) => ![...b].some((x) => same(k, x)) && !verbish(k));
+  const onlyB = [...b].filter((k) => ![...a].some((x) => same(k, x)) && !verbish(k));
+  return onlyA.length === 0 || onlyB.length === 0;
+}
+
+/** Values of two sentences for comparison: a bare hour matches the other side's "H:00" ("at 8" / "8:00 am"). */
+function comparableValues(a: string[], b: string[]): [Set<string>, Set<string>] {
+  const fix = (xs: string[], other: string[]) =>
+    new Set(xs.map((v) => {
+      if (/^\d{1,2}$/.test(v)) {
+        const clock = other.find((o) => o === `${v}:00` || o === `${Number(v) + 12}:00`);
+        if (clock) return clock;
+      }
+      // A version and its refinement ("15" / "15.4") are the same value.
+      const finer = /^\d+$/.test(v) ? other.find((o) => o.startsWith(`${v}.`)) : undefined;
+      return finer ?? v;
+    }));
+  return [fix(a, b), fix(b, a)];
+}
+
+const TRANSFER = /\b(?:took over|take over|tak(?:es|ing) over|taken over|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|is (?:now )?(?:\w+'s|his|hers|theirs) now|now (?:owns?|leads?|handles?|runs?|manages?)|new (?:owner|lead|manager|maintainer|head|point of contact|dri|on-call)|adopt(?:s|ed|ing)? the (?:package|project|repo)|(?:switch|move)(?:d|s)? maint(?:ainer|ainers|enance)|orphan(?:s|ed|ing)?)\b/;
+// Relations that hold many values at once: a second one is an addition, not a replacement.
+const MULTI_VERBS = /\b(?:learn(?:s|ing|ed)?|likes?|lov(?:es|ing)|enjoy(?:s|ing)?|visit(?:s|ed|ing)?|speaks?|plays?|playing|reads?|reading|watch(?:es|ing)?|collects?|member of|hobb(?:y|ies)|fan of|studies|studying|traveled|travelled|been to|went to)\b/;
+// Who holds a role or owns a thing: a change of holder is an update even though the subjects differ.
+const OWNERSHIP = /\b(?:owns?|owned|owner|ownership|lead(?:s|ing)?|led by|responsible|in charge|handles?|handled|maintain(?:s|ed|er)?|manag(?:es|ed|er)|runs|run by|on[- ]call|point of contact|poc|took over|tak(?:es|ing) over|taken over|handed|assigned|reassigned|belongs|ceo|cto|cfo|coo|head of|chair|president|captain|lead|dri|accountable|point person|goes to|is (?:\w+'s|his|hers|theirs) now)\b/;
+
+/** Whether a short name is an abbreviation of a longer one ("pg" / "postgres", "k8s" / "kubernetes"). */
+function abbreviates(a: string, b: string): boolean {
+  if (a.length > b.length) [a, b] = [b, a];
+  if (a.length < 2 || a.length > 5 || a[0] !== b[0] || a === b) return false;
+  if (a.length >= 3 && /^\p{L}\d\p{L}$/u.test(a)) return b.length === Number(a[1]) + 2 && b.endsWith(a[2]);
+  let k = 0;
+  for (const c of b) if (c === a[k]) k++;
+  return k === a.length;
+}
+
+const same = (x: string, y: string) => x === y || abbreviates(x, y) || (x.length > 3 && y.length > 3 && (x.startsWith(y) || y.startsWith(x)));
+const anySame = (a: string[], b: string[]) => a.some((x) => b.some((y) => same(x, y)));
+/** Two keys name the same value, identifiers compared by their core ("libasm4-java" / "asm4"). */
+const near = (x: string, y: string) => same(x, y) || (x.length >= 4 && y.length >= 4 && (x.includes(y) || y.includes(x)));
+
+// Nouns that make another subject of the same name: "Alice's sister", "the Berlin office".
+const RELATIONAL = new Set(
+  ('sister brother mother mom mum father dad parent wife husband partner son daughter kid child children friend cousin aunt uncle ' +
+    'grandma grandpa grandmother grandfather niece nephew boss manager colleague coworker roommate neighbor neighbour girlfriend boyfriend ' +
+    'fiance fiancee team office branch store shop account fork mirror clone copy sibling twin dog cat pet').split(' ').map(stem),
+);
+
+/** How two subjects relate: names decide when both have them; a different relational head is another subject. */
+function compareSubjects(x: Subject, y: Subject): 'same' | 'different' {
+  if (x.names.length && y.names.length) {
+    // Each side has a name the other lacks: "Project Apollo" / "Project Hermes", "Pro plan" / "Basic plan".
+    const onlyX = x.names.filter((k) => !y.names.some((m) => same(k, m)));
+    const onlyY = y.names.filter((k) => !x.names.some((m) => same(k, m)));
+    if (!anySame(x.names, y.names) || (onlyX.length && onlyY.length)) return 'different';
+  }
+  if (!anySame(x.keys, y.keys)) return 'different';
+  // One subject refines the other ("email" / "email address"): the same.
+  const within = (p: string[], q: string[]) => p.every((k) => q.some((m) => same(k, m)));
+  const refines = (within(x.keys, y.keys) || within(y.keys, x.keys)) && !RELATIONAL.has(x.head ?? '') && !RELATIONAL.has(y.head ?? '');
+  if (x.head && y.head && x.head !== y.head && !refines) {
+    // "Alice's sister" / "Alice"; "Yara's flight" / "Yara's train": another thing of the same owner.
+    if (RELATIONAL.has(x.head) || RELATIONAL.has(y.head)) return 'different';
+    if (!x.headIsName && !y.headIsName && !same(x.head, y.head)) return 'different';
+  }
+  // "the printer on floor 3" / "on floor 4"
+  if (x.values.length && y.values.length && !x.values.some((v) => y.values.includes(v))) return 'different';
+  return 'same';
+}
+
+/** A subject that the other memory names anyway is the same thing seen from the object side ("Alice owns billing" / "Billing is Bob's now"). */
+const namedIn = (s: Subject, keys: Set<string>) => (s.names.length ? s.names : s.keys).some((k) => keys.has(k));
+
+/** How a sentence pair relates its subjects: the same, different, or unknown (pronouns, imperatives). */
+function subjectRelation(x: SentenceInfo, y: SentenceInfo, mx: MemoryInfo, my: MemoryInfo): 'same' | 'different' | 'unknown' {
+  // Two titled memories about different things (two packages, two projects) never compare.
+  if (mx.titled && my.titled && mx.anchors.keys.length && my.anchors.keys.length &&
+    compareSubjects(mx.anchors, my.anchors) === 'different' && !namedIn(mx.anchors, my.keys) && !namedIn(my.anchors, mx.keys)) {
+    return 'different';
+  }
+  // "our CTO", "my sister": the words name the subject, the pronoun only whose it is.
+  // In a titled memory (a key, a header) every line is about the title's subject.
+  const own = (s: SentenceInfo, m: MemoryInfo) =>
+    (m.titled && m.anchors.keys.length ? m.anchors : s.subject.keys.length ? s.subject : s.subjectKind === 'none' ? m.anchors : NO_SUBJECT);
+  const sx = own(x, mx);
+  const sy = own(y, my);
+  if (x.subjectKind === 'first' && y.subjectKind === 'first' && !sx.keys.length && !sy.keys.length) return 'same';
+  if (!sx.keys.length || !sy.keys.length) {
+    // "Met Tom today; he moved": a pronoun in a memory that names the other side's subject.
+    const named = (s: Subject, m: MemoryInfo) => s.keys.length > 0 && s.keys.every((k) => m.keys.has(k));
+    if ((x.subjectKind === 'pronoun' && named(sy, mx)) || (y.subjectKind === 'pronoun' && named(sx, my))) return 'same';
+    return 'unknown';
+  }
+  if (compareSubjects(sx, sy) === 'same') return 'same';
+  const outside = (s: SentenceInfo, subject: Subject) => new Set([...s.keys].filter((k) => !subject.keys.includes(k)));
+  const holders = OWNERSHIP.test(x.text.toLowerCase()) || OWNERSHIP.test(y.text.toLowerCase());
+  if (holders && (namedIn(sx, outside(y, sy)) || namedIn(sy, outside(x, sx)))) return 'same';
+  return 'different';
+}
+
+export interface PairContext {
+  /** Cosine of the two memories' embeddings (null when either has none). */
+  cosine: number | null;
+  /** Entities both memories are linked to (from the write's entity extraction). */
+  sharedEntities: number;
+  /** The rule judge's verdict on the pair (triples and sentence signals). */
+  rule: 'rdf_conflict' | 'semantic_conflict' | 'none';
+}
+
+/** Feature names, in the order of the model's weights. */
+export const FEATURES = [
+  'cos', 'cos_hi', 'overlap', 'shared_names', 'single_hunk', 'hunks', 'val_diff', 'val_same', 'version_diff', 'date_only',
+  'name_change', 'subj_same', 'subj_diff', 'first_both', 'change_new', 'negchange_new', 'soft_new', 'history', 'hypo', 'future',
+  'multi_new', 'ordinal_diff', 'neg_flip', 'rule_rdf', 'rule_sem', 'entities', 'kv_both', 'same_text',
+  'val_diff_same_subj', 'name_change_same_subj', 'change_x_overlap', 'val_diff_x_diff_subj', 'added_only', 'attr_change',
+  'time_diff', 'ownership_change', 'replaced', 'date_moved', 'date_event', 'retired', 'other_time', 'multi_verb', 'date_fixed',
+  'marked_replacement', 'stopped', 'swap', 'swap_chain', 'swap_elsewhere', 'holder_new',
+] as const;
+export type FeatureName = (typeof FEATURES)[number];
+export type FeatureVector = Record<FeatureName, number>;
+
+export interface SentencePairView {
+  older: string;
+  newer: string;
+  features: FeatureVector;
+  /** Something differs that could make a conflict (a value, a name, a polarity, a change marker, a rule finding). */
+  eligible: boolean;
+  /** Facts for choosing the kind of conflict. */
+  valueChange: boolean;
+  negFlip: boolean;
+  changeMarked: boolean;
+  /** Only the date of a one-time past event differs ("was published in 2018" / "in 2020"). */
+  fixedEvent: boolean;
+}
+
+/** The sentence pairs worth a full comparison: most shared content first. */
+export function alignedPairs(newer: MemoryInfo, older: MemoryInfo, k = ALIGNED_PAIRS): Array<[SentenceInfo, SentenceInfo]> {
+  const scored: Array<[number, SentenceInfo, SentenceInfo]> = [];
+  for (const b of newer.sentences) {
+    for (const a of older.sentences) {
+      let shared = 0;
+      for (const key of b.keys) if (a.keys.has(key)) shared++;
+      // A pronoun subject in a memory that names the other sentence's subject ("Met Tom today; he moved").
+      const coref = (x: SentenceInfo, mx: MemoryInfo, y: SentenceInfo) => x.subjectKind === 'pronoun' && y.subject.keys.length > 0 && y.subject.keys.every((k) => mx.keys.has(k));
+      if (shared === 0 && !(a.subjectKind === 'first' && b.subjectKind === 'first') && !coref(b, newer, a) && !coref(a, older, b)) continue;
+      scored.push([shared / Math.sqrt(Math.max(1, a.keys.size) * Math.max(1, b.keys.size)) + shared * 0.01, a, b]);
+    }
+  }
+  scored.sort((x, y) => y[0] - x[0]);
+  return scored.slice(0, k).map(([, a, b]) => [a, b]);
+}
+
+export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: MemoryInfo, newer: MemoryInfo, ctx: PairContext): SentencePairView {
+  let shared = 0;
+  let sharedNames = 0;
+  const nameKeys = (s: SentenceInfo) => new Set(s.toks.filter((t) => t.kind === 'name').map((t) => t.key));
+  const na = nameKeys(a);
+  for (const key of b.keys) if (a.keys.has(key)) shared++;
+  for (const key of nameKeys(b)) if (na.has(key)) sharedNames++;
+  // A pronoun standing for the other sentence's subject counts as naming it ("he moved" / "Tom lives").
+  if (b.subjectKind === 'pronoun' && a.subject.keys.length && a.subject.keys.every((k) => newer.keys.has(k))) shared += 1;
+  if (a.subjectKind === 'pronoun' && b.subject.keys.length && b.subject.keys.every((k) => older.keys.has(k))) shared += 1;
+  const overlap = shared / Math.max(1, Math.min(a.keys.size, b.keys.size));
+  const hunks = diff(a.toks, b.toks);
+  const [va, vb] = comparableValues(a.values, b.values);
+  // The values are of the same thing: names decide when both sides have them ("mime-db@1.7" is
+  // not "mime-types@2.1"), else any shared word ("Standards-Version to 4.5" / "Standards-Version 4.6").
+  // Figures that count different things ("$20" / "5 seats", "64 GB of RAM" / "2 TB of disk") are of different attributes.
+  const countedMatch = (!a.counted.size && !b.counted.size) || [...a.counted].some((k) => [...b.counted].some((m) => same(k, m)));
+  const sameAttr = countedMatch && (!a.attributes.size || !b.attributes.size || (a.attributeNames.size && b.attributeNames.size
+    ? anySame([...a.attributeNames], [...b.attributeNames])
+    : attributesMatch(a.attributes, b.attributes)));
+  // A value replaced: each side has one the other lacks (an added figure is not a replacement).
+  const valDiff = sameAttr && [...va].some((v) => !vb.has(v)) && [...vb].some((v) => !va.has(v));
+  const valSame = va.size > 0 && va.size === vb.size && [...va].every((v) => vb.has(v)) &&
+    !a.toks.some((t) => t.kind === 'name' && !b.keys.has(t.key)) && !timeDiffOf(a, b);
+  const isDate = (t: Tok) => t.kind === 'timeref' || (t.kind === 'value' && /^(?:19|20)\d\d$/.test(t.key));
+  const changed = hunks.flatMap((h) => [...h.a, ...h.b]);
+  const verbish = (t: Tok) => t.kind === 'word' && (VERB_STEMS.has(t.key) || /(?:ed|ing)$/.test(t.low));
+  const dateOnly = changed.some(isDate) && changed.every((t) => isDate(t) || !t.content || verbish(t));
+  // A name replaced, wherever it stands ("Alice owns billing" / "billing is Bob's now").
+  const names = (x: SentenceInfo, y: SentenceInfo) => x.toks.some((t) => t.kind === 'name' && !y.keys.has(t.key));
+  const nameChange = names(a, b) && names(b, a);
+  const times = (x: SentenceInfo) => new Set(x.toks.filter((t) => t.kind === 'timeref' || (t.kind === 'value' && /^(?:19|20)\d\d$/.test(t.key))).map((t) => t.key));
+  const ta = times(a);
+  const tb = times(b);
+  const timeDiff = [...ta].some((t) => !tb.has(t)) && [...tb].some((t) => !ta.has(t));
+  const nounish = (t: Tok) => t.content && t.kind !== 'value' && !VERB_STEMS.has(t.key) && !/(?:ed|ing)$/.test(t.key);
+  const replaced = hunks.some((h) => h.a.some(nounish) && h.b.some(nounish));
+  const past = a.past && b.past;
+  // Something both name that is not their common subject: the thing whose holder changed.
+  const objectShared = [...b.keys].some((k) => a.keys.has(k) && !(a.subject.keys.includes(k) && b.subject.keys.includes(k)));
+  // A claim and its denial: the polarity differs and nothing else was replaced ("does not live in
+  // Paris" / "lives in Lyon" are compatible).
+  const pureFlip = a.polarity !== b.polarity && !valDiff && !nameChange &&
+    hunks.every((h) => h.a.filter((t) => t.content).length <= 1 && h.b.filter((t) => t.content).length <= 1);
+  const multiVerb = MULTI_VERBS.test(a.text.toLowerCase()) && MULTI_VERBS.test(b.text.toLowerCase());
+  // Only the date differs: a schedule moved ("starts on Monday" / "on Wednesday"), a fixed past
+  // event told two ways ("was published in 2018" / "in 2020"), or another occurrence of something
+  // done again ("visited Egypt in 2015" / "in 2022").
+  const dateChange = dateOnly && timeDiff;
+  const fixedEvent = PASSIVE.test(a.text.toLowerCase()) && PASSIVE.test(b.text.toLowerCase());
+  // "works at Oracle" → "used to work at Oracle": the same fact, now told as history.
+  const retired = b.marks.has('history') && !a.marks.has('history') && !valDiff && !nameChange && shared >= 2;
+  // A holder replaced: both sides say who holds it, or the newer says it was handed over.
+  const ownership = (OWNERSHIP.test(b.text.toLowerCase()) && OWNERSHIP.test(a.text.toLowerCase())) || TRANSFER.test(b.text.toLowerCase());
+  const rel = subjectRelation(a, b, older, newer);
+  const ordA = a.toks.filter((t) => t.kind === 'ordinal').map((t) => t.key).join(' ');
+  const ordB = b.toks.filter((t) => t.kind === 'ordinal').map((t) => t.key).join(' ');
+  const m = (s: SentenceInfo, k: Mark) => (s.marks.has(k) ? 1 : 0);
+  const changeNew = m(b, 'change');
+  const cos = ctx.cosine ?? 0;
+  const addedOnly = hunks.some((h) => h.b.some((t) => t.content)) && hunks.every((h) => !h.a.some((t) => t.content || t.kind === 'timeref'));
+  const sameSubj = rel !== 'different' ? 1 : 0;
+  const changeMarked = b.marks.has('change') || b.marks.has('negchange') || b.marks.has('soft');
+  const oldNames = a.toks.filter((t) => t.kind === 'name' && !a.subject.names.includes(t.key));
+  const swap = b.marks.has('change') && names(b, a) && oldNames.some((t) => b.keys.has(t.key));
+  // Another subject (another package, office, relative) is another thing: never a conflict, unless
+  // what changed is who holds the same thing.
+  const ownershipChange = ownership && nameChange && objectShared;
+  // The newer sentence names what was replaced ("X instead of Y", "from Y to X"): an update of the
+  // older one when the older states that old value; about something else when the older names
+  // neither value ("New maintainer" / "Build with openssl instead of libgcrypt").
+  const rep = b.replacement;
+  const ownOld = new Set(a.replacement?.old ?? []);
+  const swapChain = Boolean(rep && rep.old.some((k) => [...a.keys].some((x) => !ownOld.has(x) && near(k, x))));
+  const swapElsewhere = Boolean(rep && !swapChain && ![...rep.old, ...rep.new].some((k) => [...a.keys].some((x) => near(k, x))));
+  // A new holder announced ("took over", "new maintainer") of what the older says someone holds.
+  const holderNew = rel !== 'different' && TRANSFER.test(b.text.toLowerCase()) && (OWNERSHIP.test(a.text.toLowerCase()) || TRANSFER.test(a.text.toLowerCase())) && hunks.length > 0;
+  const features: FeatureVector = {
+    cos,
+    cos_hi: Math.max(0, cos - 0.6) * 2.5,
+    overlap,
+    shared_names: Math.min(3, sharedNames) / 3,
+    single_hunk: hunks.length === 1 ? 1 : 0,
+    hunks: Math.min(4, hunks.length) / 4,
+    val_diff: valDiff ? 1 : 0,
+    val_same: valSame ? 1 : 0,
+    version_diff: valDiff && a.versions > 0 && b.versions > 0 ? 1 : 0,
+    // (a moved date is described by date_moved / date_event / date_fixed below)
+    date_only: dateOnly && !dateChange ? 1 : 0,
+    name_change: nameChange ? 1 : 0,
+    subj_same: rel === 'same' ? 1 : 0,
+    // A new holder is a new subject by construction: not evidence of another thing.
+    subj_diff: rel === 'different' && !ownershipChange ? 1 : 0,
+    first_both: a.subjectKind === 'first' && b.subjectKind === 'first' ? 1 : 0,
+    change_new: changeNew,
+    negchange_new: m(b, 'negchange') && !m(a, 'negchange') ? 1 : 0,
+    soft_new: m(b, 'soft'),
+    history: m(b, 'history') || m(a, 'history') ? 1 : 0,
+    hypo: m(b, 'hypo') || m(a, 'hypo') ? 1 : 0,
+    future: m(b, 'future') || m(a, 'future') ? 1 : 0,
+    multi_new: m(b, 'multi'),
+    ordinal_diff: ordA !== ordB && (ordA !== '' || ordB !== '') ? 1 : 0,
+    neg_flip: pureFlip ? 1 : 0,
+    rule_rdf: ctx.rule === 'rdf_conflict' ? 1 : 0,
+    rule_sem: ctx.rule === 'semantic_conflict' ? 1 : 0,
+    entities: ctx.sharedEntities > 0 ? 1 : 0,
+    kv_both: a.kv && b.kv ? 1 : 0,
+    same_text: hunks.length === 0 ? 1 : 0,
+    val_diff_same_subj: valDiff ? sameSubj : 0,
+    name_change_same_subj: nameChange ? sameSubj : 0,
+    change_x_overlap: changeNew * overlap,
+    val_diff_x_diff_subj: valDiff && rel === 'different' ? 1 : 0,
+    added_only: addedOnly ? 1 : 0,
+    time_diff: timeDiff && !dateChange ? 1 : 0,
+    ownership_change: ownershipChange ? 1 : 0,
+    replaced: replaced ? 1 : 0,
+    date_moved: dateChange && !past ? 1 : 0,
+    date_event: dateChange && past && !fixedEvent ? 1 : 0,
+    retired: retired ? 1 : 0,
+    other_time: timeDiff && past && !fixedEvent ? 1 : 0,
+    multi_verb: multiVerb && (nameChange || replaced) ? 1 : 0,
+    date_fixed: dateChange && past && fixedEvent ? 1 : 0,
+    // The shape of an update: the same subject, something replaced, and the newer says it changed.
+    marked_replacement: (rel !== 'different' || ownershipChange) && (valDiff || nameChange || replaced || (dateChange && !past)) && changeMarked && !swapElsewhere ? 1 : 0,
+    // "We don't use Slack anymore": the same thing, now denied with a marker of change.
+    stopped: rel !== 'different' && b.marks.has('negchange') && (pureFlip || a.polarity !== b.polarity) ? 1 : 0,
+    // "We replaced Dell with Lenovo": the newer names the old value and a new one beside a change word.
+    swap: swap ? 1 : 0,
+    swap_chain: swapChain ? 1 : 0,
+    swap_elsewhere: swapElsewhere ? 1 : 0,
+    holder_new: holderNew ? 1 : 0,
+    attr_change: a.values.length > 0 && b.values.length > 0 && !sameAttr ? 1 : 0,
+  };
+  // Something must be replaced for a conflict: a value, a name, a polarity, a thing named by a
+  // noun (not just other verbs around the same object), or what the rules found.
+  // Another time with other figures is another occasion ("5 km on Monday" / "10 km on Wednesday");
+  // the other polarity about another thing is compatible ("not in Paris" / "in Lyon").
+  const otherOccasion = timeDiff && !dateOnly && !changeMarked;
+  const otherClaim = a.polarity !== b.polarity && !pureFlip && !b.marks.has('negchange');
+  const eligible = hunks.length > 0 && (rel !== 'different' || ownershipChange) && !otherOccasion && !otherClaim && (valDiff || nameChange || pureFlip || ctx.rule !== 'none' || retired || swap || swapChain || holderNew ||
+    (b.marks.has('negchange') && !a.marks.has('negchange') && objectShared) ||
+    (b.marks.has('negchange') && a.polarity !== b.polarity) ||
+    (dateChange && (!past || fixedEvent)) ||
+    (replaced && (b.marks.has('change') || b.marks.has('negchange') || b.marks.has('soft') || ownership)));
+  return {
+    older: a.text,
+    newer: b.text,
+    features,
+    eligible,
+    valueChange: valDiff || nameChange,
+    negFlip: a.polarity !== b.polarity,
+    changeMarked,
+    fixedEvent: dateChange && past && fixedEvent,
+  };
+}

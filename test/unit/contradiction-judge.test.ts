@@ -1,0 +1,145 @@
+// The learned contradiction judge on memories phrased as people write them: each kind of update
+// the detector must find, and each kind of look-alike it must leave alone. The pair context is
+// what the service computes (USE-Lite cosine from the real model, the rule verdict).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UseLiteEmbedder } from '../../src/providers/embedder/use-lite.js';
+import { analyzeMemory, defaultModel, judgeLearned, type LearnedJudgement } from '../../src/core/contradictions/classifier.js';
+import { alignedPairs, FEATURES, sentencePairFeatures, sentencesOf, tokenizeSentence } from '../../src/core/contradictions/pair-features.js';
+import { judgePair } from '../../src/core/contradictions/detect.js';
+import { wilson } from '../../src/core/contradictions/score.js';
+
+type V = 'rdf_conflict' | 'semantic_conflict' | 'none';
+
+const UPDATES: Array<[string, string, V, string]> = [
+  ['Alice owns the billing service.', 'Bob took over the billing service last week.', 'rdf_conflict', 'ownership moved'],
+  ['Our CTO is Priya Raman.', 'Daniel Kim is now the CTO.', 'rdf_conflict', 'role holder replaced'],
+  ['We use Jenkins for CI.', 'We switched CI to GitHub Actions.', 'rdf_conflict', 'tool replaced'],
+  ['The Pro plan costs $20 per month.', 'The Pro plan now costs $25 per month.', 'rdf_conflict', 'price revised'],
+  ['The upload limit is 10 MB.', 'The upload limit is now 25 MB.', 'rdf_conflict', 'limit revised'],
+  ['Standup is at 9:30.', 'From Monday standup moves to 10:00.', 'rdf_conflict', 'time revised with "from Monday"'],
+  ['Enterprise tier: $99 per seat.', 'Enterprise tier: $119 per seat.', 'rdf_conflict', 'terse key: value'],
+  ['Tom lives in Porto.', 'Met Tom today; he told me he moved to Lisbon.', 'rdf_conflict', 'pronoun subject'],
+  ['Carlos works at Oracle.', 'Carlos no longer works at Oracle.', 'rdf_conflict', '"no longer"'],
+  [
+    'Notes from the planning call. The release train is on Thursdays. Grace runs the retro. Deploys need two approvals.',
+    'Quick update after the reorg: Hassan runs the retro now.',
+    'rdf_conflict', 'one sentence inside a longer memory',
+  ],
+  ['Dave is allergic to peanuts.', 'Dave is not allergic to peanuts.', 'semantic_conflict', 'a claim and its denial'],
+];
+
+const LOOK_ALIKES: Array<[string, string, string]> = [
+  ['Maria is a member of the chess club.', 'Maria also joined the hiking club.', 'a second membership'],
+  ['Grace is learning Rust.', 'Grace is learning Go.', 'another hobby'],
+  ['The Berlin office is on Friedrichstrasse.', 'The Munich office is on Leopoldstrasse.', 'another office'],
+  ['The Pro plan costs $20 per month.', 'The Basic plan costs $10 per month.', 'another product tier'],
+  ["Paul is 30 years old.", "Paul's brother is 27 years old.", 'a relative of the subject'],
+  ['Alice lives in Berlin.', 'Bob lives in Munich.', 'another person'],
+  ['The Pro plan costs $20 per month.', 'The Pro plan includes 5 seats.', 'same subject, another attribute'],
+  ['We use Jenkins for CI.', 'We plan to move CI to GitHub Actions next quarter.', 'a plan'],
+  ['Ana lives in Lisbon.', 'Ana used to live in Madrid before the reorg.', 'history'],
+  ['The upload limit is 10 MB.', 'The upload limit is 10,240 KB.', 'the same value in other units'],
+  ['The kickoff is at 10 am.', 'The kickoff is at 10:00.', 'the same time written another way'],
+  ['Henry ran 5 km on Monday.', 'Henry ran 10 km on Wednesday.', 'another occasion'],
+  ['John joined a firefighting brigade.', 'John is now part of the fire-fighting brigade.', 'restated with "now"'],
+];
+
+describe('learned contradiction judge', () => {
+  const embedder = new UseLiteEmbedder({ workers: 1 });
+  const vectors = new Map<string, Float32Array>();
+
+  beforeAll(async () => {
+    await embedder.init();
+    const texts = [...new Set([...UPDATES, ...LOOK_ALIKES].flatMap(([a, b]) => [a, b]))];
+    const vecs = await embedder.embed(texts);
+    texts.forEach((t, i) => vectors.set(t, vecs[i]));
+  }, 60_000);
+  afterAll(() => embedder.close());
+
+  function judge(older: string, newer: string): LearnedJudgement {
+    const [a, b] = [vectors.get(older)!, vectors.get(newer)!];
+    let cosine = 0;
+    for (let i = 0; i < a.length; i++) cosine += a[i] * b[i];
+    const rule = judgePair({ content: newer }, { content: older }, { similarity: cosine }).verdict;
+    return judgeLearned(analyzeMemory(newer), analyzeMemory(older), { cosine, sharedEntities: 0, rule });
+  }
+
+  it.each(UPDATES)('finds %s → %s (%s, %s)', (older, newer, expected) => {
+    expect(judge(older, newer).verdict).toBe(expected);
+  });
+
+  it.each(LOOK_ALIKES)('leaves %s / %s alone (%s)', (older, newer) => {
+    const j = judge(older, newer);
+    expect(j.verdict, `score ${j.score.toFixed(3)}`).toBe('none');
+  });
+
+  it('scores the best-aligned sentence pair of a long memory', () => {
+    const j = judge(UPDATES[9][0], UPDATES[9][1]);
+    expect(j.best?.older).toBe('Grace runs the retro.');
+  });
+});
+
+describe('pair features', () => {
+  it('the committed model matches the feature list and has a threshold in (0, 1)', () => {
+    const m = defaultModel();
+    expect(m.features).toEqual([...FEATURES]);
+    expect(m.weights).toHaveLength(FEATURES.length);
+    expect(m.threshold).toBeGreaterThan(0);
+    expect(m.threshold).toBeLessThan(1);
+  });
+
+  it('splits sentences on lines, bullets and sentence ends, not on abbreviations or decimals', () => {
+    expect(sentencesOf('Dr. Smith moved to v2.5 today. Then left.\n  * Bump X to 4.6.2\n- deps: qs@6.5.1')).toEqual([
+      'Dr. Smith moved to v2.5 today.', 'Then left.', 'Bump X to 4.6.2', 'deps: qs@6.5.1',
+    ]);
+  });
+
+  it('reads values with their units in one canonical form', () => {
+    const keys = (s: string) => tokenizeSentence(s).toks.filter((t) => t.kind === 'value').map((t) => t.key);
+    expect(keys('10 MB')).toEqual(keys('10,240 KB'));
+    expect(keys('at 10 am')).toEqual(keys('at 10:00'));
+    expect(keys('2 hours')).toEqual(keys('120 minutes'));
+    expect(keys('$1.2M')).toEqual(keys('$1,200,000'));
+    expect(keys('version 16.0')).toEqual(keys('version 16'));
+    expect(keys('0.7.0')).not.toEqual(keys('0.7'));
+  });
+
+  it('reads what a sentence says was replaced, and whether the older memory states that old value', () => {
+    const features = (older: string, newer: string) => {
+      const [o, n] = [analyzeMemory(older), analyzeMemory(newer)];
+      const [[a, b]] = alignedPairs(n, o);
+      return sentencePairFeatures(a, b, o, n, { cosine: 0.7, sharedEntities: 0, rule: 'none' });
+    };
+    expect(analyzeMemory('We moved from AWS to GCP.').sentences[0].replacement).toEqual({ old: ['aws'], new: ['gcp'] });
+    expect(analyzeMemory('pkg: Use dh-autoreconf instead of autotools-dev to fix the build.').sentences[0].replacement)
+      .toEqual({ old: ['autotoolsdev'], new: ['dhautoreconf'] });
+    expect(analyzeMemory('Replaced Jenkins with Buildkite').sentences[0].replacement).toEqual({ old: ['jenkins'], new: ['buildkite'] });
+    // The old value the newer names is what the older states: a chain of updates.
+    const chain = features('pkg: Depend on libfoo2 instead of libfoo1', 'pkg: Depend on libfoo3 instead of libfoo2');
+    expect(chain.features.swap_chain).toBe(1);
+    expect(chain.eligible).toBe(true);
+    // Neither value of the replacement is in the older memory: about something else.
+    const elsewhere = features('pkg: New maintainer', 'pkg: Build with openssl instead of libgcrypt');
+    expect(elsewhere.features.swap_elsewhere).toBe(1);
+    expect(elsewhere.features.marked_replacement).toBe(0);
+    // A new holder of what the older says someone holds.
+    expect(features('Dana is the on-call engineer.', 'Eli took over on-call from Dana.').features.holder_new).toBe(1);
+  });
+
+  it('the rule judge gives the same verdict on a second call (its text analyses are cached)', () => {
+    const pair = [{ content: 'Standup is at 9:30.', similarity: 0.8 }, { content: 'Standup is at 10:00.', similarity: 0.8 }] as const;
+    const first = judgePair(pair[1], pair[0]);
+    expect(judgePair(pair[1], pair[0])).toEqual(first);
+    expect(first.verdict).not.toBe('none');
+  });
+
+  it('wilson intervals bracket the proportion and stay within [0, 1]', () => {
+    expect(wilson(0, 0)).toEqual([0, 1]);
+    const [lo, hi] = wilson(45, 50);
+    expect(lo).toBeGreaterThan(0.78);
+    expect(lo).toBeLessThan(0.9);
+    expect(hi).toBeGreaterThan(0.9);
+    expect(hi).toBeLessThanOrEqual(1);
+    expect(wilson(50, 50)[1]).toBe(1);
+  });
+});
