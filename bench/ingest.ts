@@ -1,12 +1,16 @@
 // Ingest end to end over HTTP for a large PDF and a large DOCX (2 MB each by default), both
 // generated here: upload → preview (extraction + facts), preview of the extracted text (facts
 // only), commit (memory writes + parent document), undo. Extraction alone is also timed
-// in-process. Writes bench/results/ingest.json.
-// Run: npm run bench ingest   (BENCH_INGEST_MB, BENCH_INGEST_RUNS, BENCH_INGEST_MAX_FACTS scale it)
+// in-process. Then the quality side (ingest-quality.ts): facts and dropped units of real
+// documents, memory-type accuracy on the development set, enrichment cost per memory.
+// Writes bench/results/ingest.json.
+// Run: npm run bench ingest   (BENCH_INGEST_MB, BENCH_INGEST_RUNS, BENCH_INGEST_MAX_FACTS scale it;
+// BENCH_INGEST_QUALITY_ONLY=1 skips the throughput part, BENCH_ENRICH_CENTROIDS=0 the centroid comparison)
 import { randomBytes } from 'node:crypto';
 import { makePdf, zip } from '../test/fixtures/make-fixtures.js';
 import { extractText } from '../src/providers/extract/index.js';
 import { percentiles, reportResult, startBenchServer, type BenchServer } from './lib.js';
+import { runIngestQuality } from './ingest-quality.js';
 
 const MB = Number(process.env.BENCH_INGEST_MB ?? 2);
 const RUNS = Number(process.env.BENCH_INGEST_RUNS ?? 3);
@@ -134,10 +138,14 @@ export async function runIngestBench() {
   try {
     // Warm up the embedder and the extraction worker path.
     await uploadPreview(srv, makePdf(['A short warm-up document for the benchmark.']), 'application/pdf', 'warm.pdf');
+    const qualityOnly = process.env.BENCH_INGEST_QUALITY_ONLY === '1';
     const result = {
       config: { target_mb: MB, runs: RUNS, max_facts: MAX_FACTS },
-      pdf: await benchFile(srv, 'pdf', pdf, 'application/pdf', 'report.pdf'),
-      docx: await benchFile(srv, 'docx', docx, DOCX_TYPE, 'report.docx'),
+      ...(qualityOnly ? {} : {
+        pdf: await benchFile(srv, 'pdf', pdf, 'application/pdf', 'report.pdf'),
+        docx: await benchFile(srv, 'docx', docx, DOCX_TYPE, 'report.docx'),
+      }),
+      quality: await runIngestQuality(srv),
       note: 'Timings over HTTP on 127.0.0.1 with the embedded defaults (PGlite, USE-Lite); phases are sequential per run.',
     };
     return reportResult('ingest', result);

@@ -6,6 +6,7 @@ import pino from 'pino';
 import { loadConfig } from '../src/config.js';
 import { createServices, type Services } from '../src/services.js';
 import { buildApp } from '../src/app.js';
+import { LOCAL_OPERATOR } from '../src/core/caller.js';
 
 export interface BenchServer {
   url: string;
@@ -26,7 +27,7 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
     ...env,
   });
   const services = await createServices(config, { log: pino({ level: 'silent' }) });
-  const { key } = await services.keys.create({ tenant_id: 'default', trust_level: 3, name: 'bench' });
+  const { key } = await services.keys.create(LOCAL_OPERATOR, { tenant_id: 'default', trust_level: 3, name: 'bench' });
   const app = await buildApp(services);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const addr = app.server.address();

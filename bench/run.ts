@@ -7,6 +7,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   search: async () => (await import('./search.js')).runSearchBench(),
   bulk: async () => (await import('./bulk.js')).runBulkBench(),
   locomo: async () => (await import('./locomo.js')).runLocomoBench(),
+  forge: async () => (await import('./forge.js')).runForgeBench(),
 };
 
 const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(BENCHES);

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { percentiles, reportResult, startBenchServer, timeIt, type BenchServer } from './lib.js';
 import { corpusQuestions, corpusSentences } from './search-corpus.js';
 import { vectorLiteral } from '../src/store/db.js';
+import { LOCAL_OPERATOR } from '../src/core/caller.js';
 import type { Extraction } from '../src/providers/entities/types.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
@@ -160,7 +161,7 @@ export async function runSearchBench() {
     log(`seeding ${ROWS} rows from ${BASE} base sentences`);
     const seedTimings = await seed(srv);
     // A standard (trust 1) key viewing as one agent: the visibility rule applies as for a real caller.
-    const { key } = await srv.services.keys.create({ tenant_id: TENANT, trust_level: 1, name: 'bench-search' });
+    const { key } = await srv.services.keys.create(LOCAL_OPERATOR, { tenant_id: TENANT, trust_level: 1, name: 'bench-search' });
     const search = async (body: Record<string, unknown>, path = '/api/v1/search') => {
       const t = performance.now();
       const res = await fetch(srv.url + path, {

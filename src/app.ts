@@ -2,7 +2,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { Services } from './services.js';
-import { registerErrorHandling } from './http/errors.js';
+import { registerErrorHandling, sendProblem } from './http/errors.js';
 import { registerIdentity } from './http/identity.js';
 import { registerValidation } from './http/validation.js';
 import { sharedSchemas } from './http/schemas.js';
@@ -21,6 +21,9 @@ import { auditRoutes } from './http/audit.js';
 import { ingestRoutes } from './http/ingest.js';
 import { searchRoutes } from './http/search.js';
 import { bulkRoutes } from './http/memories-bulk.js';
+import { skillRoutes } from './http/skills.js';
+import { keystoneRoutes } from './http/keystones.js';
+import { mcpRoutes } from './mcp/http.js';
 
 export async function buildApp(services: Services): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
@@ -28,7 +31,14 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: services.config.logLevel !== 'debug' }),
     bodyLimit: services.config.ingestMaxBytes + 64 * 1024,
     ajv: { customOptions: { strict: false } },
-    routerOptions: { ignoreTrailingSlash: true },
+    // Path parameters up to 256 characters reach their schema (run ids may have 200); longer ones,
+    // and malformed percent-encoding, are answered before routing, as problem+json like every error.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
+    frameworkErrors: (err, _req, reply) => {
+      const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      void sendProblem(reply, tooLong ? 414 : 400, tooLong ? 'URI Too Long' : 'Bad Request',
+        tooLong ? 'A path segment is longer than 256 characters' : 'The URL is not validly percent-encoded');
+    },
   });
   registerValidation(app);
   registerErrorHandling(app);
@@ -44,15 +54,18 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
         description: 'Memory service for AI agents: memories, hybrid recall, documents, keystones, ingest, knowledge graph and skills.',
       },
       components: {
-        securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+        securitySchemes: {
+          ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          Bearer: { type: 'http', scheme: 'bearer', description: 'The same API key as Authorization: Bearer <key>' },
+        },
       },
-      security: [{ ApiKey: [] }],
+      security: [{ ApiKey: [] }, { Bearer: [] }],
     },
     refResolver: { buildLocalReference: (json, _base, _frag, i) => (json.$id as string) ?? `def-${i}` },
   });
 
-  registerIdentity(app, services.config, services.keys);
   registerRateLimit(app, services);
+  registerIdentity(app, services.config, services.keys);
   registerIdempotency(app, services);
 
   await app.register(systemRoutes(services));
@@ -66,6 +79,9 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(auditRoutes(services));
   await app.register(ingestRoutes(services));
   await app.register(searchRoutes(services));
+  await app.register(skillRoutes(services));
+  await app.register(keystoneRoutes(services));
+  await app.register(mcpRoutes(services));
 
   app.get('/api/openapi.json', { config: { auth: 'open' }, schema: { hide: true } }, async () => app.swagger());
   const { default: scalar } = await import('@scalar/fastify-api-reference');

@@ -1,6 +1,7 @@
 // The one typed configuration, read from the environment once at start.
 import { resolve } from 'node:path';
 import { searchConfigFromEnv, type SearchConfig } from './core/search/config.js';
+import { ENRICH_MODES, type EnrichMode } from './core/enrich/types.js';
 
 export type Mode = 'standalone' | 'multitenant';
 
@@ -15,6 +16,8 @@ export interface Config {
   trustGateway: boolean;
   databaseUrl?: string;
   databasePoolMax: number;
+  /** Longest one database statement may run; past it the request fails (503) and the database is freed. */
+  dbStatementTimeoutMs: number;
   redisUrl?: string;
   /** Prefix of every cache key (isolates deployments sharing one Redis). */
   cachePrefix: string;
@@ -26,8 +29,13 @@ export interface Config {
   embeddings: { url?: string; model?: string; key?: string; dim?: number; timeoutMs: number };
   embedWorkers: number;
   llm: { url?: string; model?: string; key?: string; timeoutMs: number };
-  /** Contradiction detector: pairs at or above this similarity go to the LLM judge when one is configured. */
-  contradictions: { llmMinSimilarity: number };
+  /** Write-time enrichment (type, title, tags a client leaves out): who infers, and how long a write waits for the model. */
+  enrich: { mode: EnrichMode; llmTimeoutMs: number };
+  /**
+   * Contradiction detector: pairs at or above llmMinSimilarity go to the LLM judge when one is
+   * configured; judge `model` (default) is the learned judge, `rules` the earlier rule judge alone.
+   */
+  contradictions: { llmMinSimilarity: number; judge: 'model' | 'rules' };
   logLevel: string;
   quotaPerTenant: number;
   rateLimits: { write: number; bulk: number; search: number; other: number };
@@ -37,6 +45,10 @@ export interface Config {
   fetchAllowList: string[];
   fetchTimeoutMs: number;
   extractTimeoutMs: number;
+  /** Extraction worker threads running at once across the service (uploads and URL ingest); more wait, a few. */
+  extractWorkers: number;
+  /** Requests per second and client address without a valid key (open endpoints, 401s). */
+  rateUnauthenticated: number;
   /** Search legs and fusion (src/core/search/config.ts), with LOCI_SEARCH_CONFIG laid over the defaults. */
   search: SearchConfig;
 }
@@ -96,6 +108,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustGateway: bool(env, 'LOCI_TRUST_GATEWAY', false),
     databaseUrl: opt(env, 'DATABASE_URL'),
     databasePoolMax: int(env, 'LOCI_DATABASE_POOL_MAX', 10, 1),
+    dbStatementTimeoutMs: int(env, 'LOCI_DB_STATEMENT_TIMEOUT_MS', 30_000, 100),
     redisUrl: opt(env, 'LOCI_REDIS_URL'),
     cachePrefix: env.LOCI_CACHE_PREFIX || 'loci:',
     natsUrl: opt(env, 'LOCI_NATS_URL'),
@@ -120,7 +133,14 @@ export function loadConfig(env: Env = process.env): Config {
       key: opt(env, 'LOCI_LLM_KEY'),
       timeoutMs: int(env, 'LOCI_LLM_TIMEOUT_MS', 8_000, 1),
     },
-    contradictions: { llmMinSimilarity: fraction(env, 'LOCI_CONTRADICTION_LLM_MIN_SIMILARITY', 0.6) },
+    enrich: {
+      mode: oneOf(env, 'LOCI_ENRICH', ENRICH_MODES, 'auto'),
+      llmTimeoutMs: int(env, 'LOCI_ENRICH_LLM_TIMEOUT_MS', 3_000, 1),
+    },
+    contradictions: {
+      llmMinSimilarity: fraction(env, 'LOCI_CONTRADICTION_LLM_MIN_SIMILARITY', 0.6),
+      judge: oneOf(env, 'LOCI_CONTRADICTION_JUDGE', ['model', 'rules'] as const, 'model'),
+    },
     logLevel: env.LOCI_LOG_LEVEL || 'info',
     quotaPerTenant: int(env, 'LOCI_QUOTA_PER_TENANT', 100_000, 1),
     rateLimits: {
@@ -135,6 +155,8 @@ export function loadConfig(env: Env = process.env): Config {
     fetchAllowList: (env.LOCI_FETCH_ALLOW || '').split(',').map((s) => s.trim()).filter(Boolean),
     fetchTimeoutMs: int(env, 'LOCI_FETCH_TIMEOUT_MS', 15_000, 1),
     extractTimeoutMs: int(env, 'LOCI_EXTRACT_TIMEOUT_MS', 20_000, 1),
+    extractWorkers: int(env, 'LOCI_EXTRACT_WORKERS', 2, 1),
+    rateUnauthenticated: int(env, 'LOCI_RATE_UNAUTHENTICATED', 20, 1),
     search: searchConfigFromEnv(env.LOCI_SEARCH_CONFIG),
   };
 }

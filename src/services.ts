@@ -12,7 +12,10 @@ import { DocumentService } from './core/documents/service.js';
 import { AuditLog } from './core/audit.js';
 import { GraphService } from './core/graph/service.js';
 import { IngestService } from './core/ingest/service.js';
+import { Enricher } from './core/enrich/enricher.js';
 import { SearchService } from './core/search/service.js';
+import { createSkills, type SkillsServices } from './core/skills/services.js';
+import { KeystoneService } from './core/keystones.js';
 import type { Db } from './store/db.js';
 import { PgDb } from './store/pg.js';
 import { PgliteDb } from './store/pglite.js';
@@ -29,6 +32,7 @@ import { createBus } from './infra/bus/index.js';
 import { checkEmbedderMatches, storedEmbeddingDim } from './store/meta.js';
 import { claimDataDir } from './store/dir-lock.js';
 import { scheduleMaintenance } from './store/maintenance.js';
+import { Gate } from './infra/gate.js';
 
 export interface Services {
   config: Config;
@@ -44,6 +48,9 @@ export interface Services {
   graph: GraphService;
   ingest: IngestService;
   search: SearchService;
+  /** Skills workflow: settings, catalog, inbox, Forge. */
+  skills: SkillsServices;
+  keystones: KeystoneService;
   embedder: Embedder;
   /** The embedder behind an LRU of query texts: what search paths embed queries with. */
   queryEmbedder: CachedEmbedder;
@@ -58,11 +65,14 @@ export interface Services {
   close(): Promise<void>;
 }
 
-export function openDb(config: Config): Db {
-  if (config.databaseUrl) return new PgDb(config.databaseUrl, config.databasePoolMax);
+export function openDb(config: Config, log?: Logger): Db {
+  if (config.databaseUrl) return new PgDb(config.databaseUrl, config.databasePoolMax, config.dbStatementTimeoutMs);
   mkdirSync(config.dataDir, { recursive: true });
   const release = claimDataDir(config.dataDir);
-  const db = new PgliteDb(`${config.dataDir}/pg`);
+  const db = new PgliteDb(`${config.dataDir}/pg`, undefined, {
+    statementTimeoutMs: config.dbStatementTimeoutMs,
+    onRestart: (reason) => log?.error({ reason }, 'embedded database restarted by its watchdog'),
+  });
   const close = db.close.bind(db);
   db.close = async () => {
     await close();
@@ -76,11 +86,13 @@ export interface ServiceOverrides {
   embedder?: Embedder;
   llm?: LlmClient | null;
   log?: Logger;
+  /** The time the skills workflow runs at (cool-offs, freshness); default the wall clock. */
+  clock?: () => Date;
 }
 
 export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
   const log = overrides.log ?? pino({ level: config.logLevel });
-  const db = overrides.db ?? openDb(config);
+  const db = overrides.db ?? openDb(config, log);
   const embedder = overrides.embedder ?? createEmbedder(config);
   const initErrors: string[] = [];
   await embedder.init();
@@ -95,14 +107,15 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const entities = createEntityExtractor();
   const llm = overrides.llm !== undefined ? overrides.llm : createLlm(config);
   const keys = new KeyService(db);
-  const memories = new MemoryService({ db, embedder, entities, bus, quotaPerTenant: config.quotaPerTenant, log: log.child({ component: 'memories' }) });
+  const enricher = new Enricher({ mode: config.enrich.mode, llm, llmTimeoutMs: config.enrich.llmTimeoutMs, log: log.child({ component: 'enrich' }) });
+  const memories = new MemoryService({ db, embedder, entities, bus, enricher, quotaPerTenant: config.quotaPerTenant, log: log.child({ component: 'memories' }) });
   const queryEmbedder = new CachedEmbedder(embedder);
   const documents = new DocumentService({ db, embedder, queryEmbedder });
   const audit = new AuditLog({ db, bus, log: log.child({ component: 'audit' }) });
   const graph = new GraphService({ db, audit });
   const detector = new ContradictionDetector({
     db, cache, llm, log: log.child({ component: 'contradictions' }),
-    llmMinSimilarity: config.contradictions.llmMinSimilarity, llmTimeoutMs: config.llm.timeoutMs,
+    llmMinSimilarity: config.contradictions.llmMinSimilarity, llmTimeoutMs: config.llm.timeoutMs, judge: config.contradictions.judge,
   });
   bus.subscribe(MEMORY_WRITTEN, async (event) => {
     await detector.handle(event);
@@ -110,16 +123,24 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const contradictions = new ContradictionFindingsService({ db });
   const ingest = new IngestService({
     memories, documents, llm, log: log.child({ component: 'ingest' }),
-    limits: { maxBytes: config.ingestMaxBytes, fetchTimeoutMs: config.fetchTimeoutMs, extractTimeoutMs: config.extractTimeoutMs, allowList: config.fetchAllowList },
+    limits: {
+      maxBytes: config.ingestMaxBytes, fetchTimeoutMs: config.fetchTimeoutMs, extractTimeoutMs: config.extractTimeoutMs, allowList: config.fetchAllowList,
+      // One place per worker, and a short queue: beyond it an upload is a 503, not a pile of threads.
+      workers: new Gate(config.extractWorkers, config.extractWorkers * 4),
+    },
   });
   const search = new SearchService({
     db, embedder: queryEmbedder, entities, llm, config: config.search, llmTimeoutMs: config.llm.timeoutMs,
     log: log.child({ component: 'search' }),
   });
+  const skills = createSkills({
+    db, documents, embedder, audit, llm, llmTimeoutMs: config.llm.timeoutMs, clock: overrides.clock, log: log.child({ component: 'skills' }),
+  });
+  const keystones = new KeystoneService({ db, audit });
   const stopMaintenance = scheduleMaintenance(db, undefined, (err) => log.warn({ err }, 'vacuum failed'));
   const services: Services = {
     config, log, db, keys, memories, documents, detector, contradictions, audit, graph, embedder, queryEmbedder, entities, llm, cache, bus, initErrors,
-    ingest, search,
+    ingest, search, skills, keystones,
     startedAt: new Date(),
     async close() {
       stopMaintenance();

@@ -9,6 +9,7 @@ import {
 } from '../store/meta.js';
 import type { Embedder } from '../providers/embedder/types.js';
 import { indexText } from './memories/content.js';
+import { indexedTitle } from './enrich/types.js';
 import { EMBED_MAX_CHARS } from './documents/rules.js';
 
 /** A table whose `embedding` column holds a vector of some text of the row (next to `embedding_model`). */
@@ -23,7 +24,7 @@ interface VectorSource {
 }
 
 const SOURCES: VectorSource[] = [
-  { table: 'memories', columns: 't.title, t.content', where: 'true', text: (r) => indexText(r.title, r.content) },
+  { table: 'memories', columns: 't.title, t.content, t.metadata', where: 'true', text: (r) => indexText(indexedTitle(r.title, r.metadata), r.content) },
   { table: 'documents', columns: 't.text', where: `t.text <> ''`, text: (r) => String(r.text).slice(0, EMBED_MAX_CHARS) },
 ];
 
@@ -160,7 +161,7 @@ async function swap(db: Db, to: { model: string; dim: number }, onProgress?: (e:
     await setMeta(q, META.dim, String(to.dim));
     await deleteMeta(q, META.reembedTarget);
     await q.query(`DROP TABLE ${REEMBED_TABLE}`);
-  });
+  }, { statementTimeoutMs: 0 }); // rebuilding vector indexes takes minutes at scale
 }
 
 async function embeddingIndexes(q: Queryable, table: string): Promise<{ name: string; definition: string }[]> {

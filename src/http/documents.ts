@@ -2,12 +2,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { Services } from '../services.js';
-import { requireTrust, resolveTenant, TRUST } from '../core/caller.js';
 import { DOC_MAX_BYTES, QUERY_LIMIT, QUERY_MAX_CHARS, TOP_K } from '../core/documents/index.js';
-import { notFound } from './errors.js';
 import { AnyObject, DateTime, Ident, Slug, TenantId, errorResponses } from './schemas.js';
+import { StrEnum } from './memory-schemas.js';
 
-const CollectionName = Type.String({
+export const CollectionName = Type.String({
   pattern: '^_?[a-z0-9][a-z0-9._-]{0,99}$',
   description: 'Collection name; names starting with "_" are system collections',
 });
@@ -23,7 +22,7 @@ const DocumentRecord = Type.Object({
   updated_at: DateTime,
 }, { $id: 'Document' });
 
-const WriteBody = Type.Object({
+export const WriteBody = Type.Object({
   tenant_id: TenantId,
   fleet_id: FleetId,
   collection: CollectionName,
@@ -35,10 +34,10 @@ const WriteBody = Type.Object({
   })),
 }, { additionalProperties: false });
 
-const KeyParams = Type.Object({ collection: CollectionName, doc_id: Slug });
+export const KeyParams = Type.Object({ collection: CollectionName, doc_id: Slug });
 const KeyQuery = Type.Object({ tenant_id: TenantId, fleet_id: FleetId });
 
-const QueryBody = Type.Object({
+export const QueryBody = Type.Object({
   tenant_id: TenantId,
   fleet_id: Type.Optional(Ident),
   collection: CollectionName,
@@ -46,11 +45,13 @@ const QueryBody = Type.Object({
     additionalProperties: true,
     description: 'Field equality, all must hold. Nested fields by dotted key ("a.b") or nested object; arrays match by containment',
   })),
+  order_by: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'A field of data to sort by (dotted for nested fields); missing values last' })),
+  order: Type.Optional(StrEnum(['asc', 'desc'] as const, { default: 'asc' })),
   limit: Type.Optional(Type.Integer({ minimum: QUERY_LIMIT.min, maximum: QUERY_LIMIT.max, default: QUERY_LIMIT.default })),
   offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
 }, { additionalProperties: false });
 
-const SearchBody = Type.Object({
+export const SearchBody = Type.Object({
   tenant_id: TenantId,
   query: Type.String({ minLength: 1, maxLength: QUERY_MAX_CHARS }),
   collection: Type.Optional(CollectionName),
@@ -96,9 +97,7 @@ export const documentRoutes = (s: Services): FastifyPluginAsync => async (app) =
     },
   }, async (req, reply) => {
     const body = req.body as Static<typeof WriteBody>;
-    const tenant = resolveTenant(req.caller, body.tenant_id, 'write');
-    requireTrust(req.caller, TRUST.standard, 'Writing documents');
-    const doc = await s.documents.write({ ...body, data: body.data as Record<string, unknown>, tenant_id: tenant });
+    const doc = await s.documents.write(req.caller, { ...body, data: body.data as Record<string, unknown> });
     return reply.code(doc.created ? 201 : 200).send(doc);
   });
 
@@ -110,14 +109,14 @@ export const documentRoutes = (s: Services): FastifyPluginAsync => async (app) =
       description:
         'Documents of one collection whose fields equal all of `filter` (dotted keys or nested objects reach nested ' +
         'fields; an array field matches when it contains the given items). Without fleet_id, documents of every ' +
-        'fleet are included. Ordered by doc_id; `count` is the total number of matches, not the page size.',
+        'fleet are included. Ordered by `order_by` (a field of data) when given, then doc_id; `count` is the total ' +
+        'number of matches, not the page size.',
       body: QueryBody,
       response: { 200: Type.Object({ items: Type.Array(docRef), count: Type.Integer() }), ...errorResponses() },
     },
   }, async (req) => {
     const body = req.body as Static<typeof QueryBody>;
-    const tenant = resolveTenant(req.caller, body.tenant_id, 'read');
-    return s.documents.query({ ...body, filter: body.filter as Record<string, unknown> | undefined, tenant_id: tenant });
+    return s.documents.query(req.caller, { ...body, filter: body.filter as Record<string, unknown> | undefined });
   });
 
   app.post('/api/v1/documents/search', {
@@ -132,11 +131,7 @@ export const documentRoutes = (s: Services): FastifyPluginAsync => async (app) =
       body: SearchBody,
       response: { 200: Type.Object({ items: Type.Array(SearchHit) }), ...errorResponses() },
     },
-  }, async (req) => {
-    const body = req.body as Static<typeof SearchBody>;
-    const tenant = resolveTenant(req.caller, body.tenant_id, 'read');
-    return { items: await s.documents.search({ ...body, tenant_id: tenant }) };
-  });
+  }, async (req) => ({ items: await s.documents.search(req.caller, req.body as Static<typeof SearchBody>) }));
 
   app.get('/api/v1/documents/collections', {
     schema: {
@@ -150,11 +145,7 @@ export const documentRoutes = (s: Services): FastifyPluginAsync => async (app) =
         ...errorResponses(),
       },
     },
-  }, async (req) => {
-    const q = req.query as Static<typeof CollectionsQuery>;
-    const tenant = resolveTenant(req.caller, q.tenant_id, 'read');
-    return { collections: await s.documents.listCollections({ tenant_id: tenant, fleet_id: q.fleet_id }) };
-  });
+  }, async (req) => ({ collections: await s.documents.listCollections(req.caller, req.query as Static<typeof CollectionsQuery>) }));
 
   app.get('/api/v1/documents/:collection/:doc_id', {
     schema: {
@@ -164,14 +155,7 @@ export const documentRoutes = (s: Services): FastifyPluginAsync => async (app) =
       querystring: KeyQuery,
       response: { 200: docRef, ...errorResponses(404) },
     },
-  }, async (req) => {
-    const p = req.params as Static<typeof KeyParams>;
-    const q = req.query as Static<typeof KeyQuery>;
-    const tenant = resolveTenant(req.caller, q.tenant_id, 'read');
-    const doc = await s.documents.read({ tenant_id: tenant, fleet_id: q.fleet_id, collection: p.collection, doc_id: p.doc_id });
-    if (!doc) throw notFound('Document');
-    return doc;
-  });
+  }, async (req) => s.documents.read(req.caller, { ...(req.query as Static<typeof KeyQuery>), ...(req.params as Static<typeof KeyParams>) }));
 
   app.delete('/api/v1/documents/:collection/:doc_id', {
     schema: {
@@ -182,12 +166,7 @@ export const documentRoutes = (s: Services): FastifyPluginAsync => async (app) =
       response: { 204: Type.Null(), ...errorResponses(404) },
     },
   }, async (req, reply) => {
-    const p = req.params as Static<typeof KeyParams>;
-    const q = req.query as Static<typeof KeyQuery>;
-    const tenant = resolveTenant(req.caller, q.tenant_id, 'write');
-    requireTrust(req.caller, TRUST.standard, 'Deleting documents');
-    const gone = await s.documents.delete({ tenant_id: tenant, fleet_id: q.fleet_id, collection: p.collection, doc_id: p.doc_id });
-    if (!gone) throw notFound('Document');
+    await s.documents.delete(req.caller, { ...(req.query as Static<typeof KeyQuery>), ...(req.params as Static<typeof KeyParams>) });
     return reply.code(204).send();
   });
 };

@@ -3,9 +3,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { Services } from '../services.js';
 import {
-  ENTITY_LIMIT, ENTITY_TYPES, EVIDENCE_SHOWN, GRAPH_DEPTH, RELATIONS_PER_ENTITY, SEARCH_MAX, type EntityQuery, type GraphQuery,
+  ENTITY_LIMIT, ENTITY_RELATIONS_SHOWN, ENTITY_TYPES, EVIDENCE_SHOWN, GRAPH_DEPTH, RELATIONS_PER_ENTITY, SEARCH_MAX, type EntityQuery, type GraphQuery,
 } from '../core/graph/types.js';
-import { invalid } from './errors.js';
+import { invalid } from '../core/errors.js';
 import { DateTime, TenantId, Uuid, errorResponses } from './schemas.js';
 
 const EntityTypeEnum = Type.Unsafe<(typeof ENTITY_TYPES)[number]>({ type: 'string', enum: [...ENTITY_TYPES] });
@@ -54,6 +54,20 @@ const GraphQuerySchema = Type.Object({
   depth: Type.Optional(Type.Integer({ minimum: GRAPH_DEPTH.min, maximum: GRAPH_DEPTH.max, description: `Hops from entity_id (default ${GRAPH_DEPTH.default}); needs entity_id` })),
 });
 
+export const EntityIdParams = Type.Object({ entity_id: Uuid });
+export const EntityDetailQuery = Type.Object({
+  tenant_id: Type.Optional(TenantId),
+  fleet_id: Common.fleet_id,
+  agent_id: Common.agent_id,
+});
+const EntityDetailSchema = Type.Intersect([
+  Type.Ref('Entity'),
+  Type.Object({
+    relations: Type.Array(Type.Ref('Relation'), { description: `Relations it takes part in (either side), strongest first, up to ${ENTITY_RELATIONS_SHOWN}` }),
+    linked_memory_ids: Type.Array(Uuid, { description: `Up to ${EVIDENCE_SHOWN} memories mentioning it that the caller can see, newest first` }),
+  }),
+]);
+
 const GraphSchema = Type.Object({
   tenant_id: Type.String(),
   entities: Type.Array(Type.Ref('Entity')),
@@ -76,6 +90,19 @@ export const graphRoutes = (s: Services): FastifyPluginAsync => async (app) => {
       response: { 200: Type.Object({ entities: Type.Array(Type.Ref('Entity')) }), ...errorResponses() },
     },
   }, async (req) => s.graph.listEntities(req.caller, req.query as Static<typeof EntitiesQuery> as EntityQuery));
+
+  app.get('/api/v1/entities/:entity_id', {
+    schema: {
+      tags, summary: 'One entity with its relations and the memories mentioning it',
+      description: 'Only what memories the caller can see evidence: an entity no such memory mentions is a 404, like an unknown id. ' +
+        'A key granted another tenant\'s reads may name it (audited as `cross_tenant_read`).',
+      params: EntityIdParams,
+      querystring: EntityDetailQuery,
+      response: { 200: EntityDetailSchema, ...errorResponses(404) },
+    },
+  }, async (req) => s.graph.entity(
+    req.caller, (req.params as Static<typeof EntityIdParams>).entity_id, req.query as Static<typeof EntityDetailQuery>,
+  ));
 
   app.get('/api/v1/graph', {
     schema: {

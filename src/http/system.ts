@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import type { Services } from '../services.js';
 import { API_VERSION, PACKAGE_VERSION } from '../version.js';
 import { toolDescriptions } from '../mcp/descriptions.js';
+import { loadRegistry } from '../mcp/registry.js';
 import { checkHealth } from '../core/health.js';
 import { publicStats } from '../core/public-stats.js';
 import { AnyObject } from './schemas.js';
@@ -44,14 +45,17 @@ export const systemRoutes = (s: Services): FastifyPluginAsync => async (app) => 
     ...(req.caller.keyId ? { key_id: req.caller.keyId } : {}),
   }));
 
+  const registry = await loadRegistry();
   app.get('/api/v1/tool-descriptions', {
     config: open,
     schema: {
       tags: ['system'], summary: 'Descriptions of the MCP tools', security: [],
+      description: 'The tools of the MCP server (`/mcp`, `loci mcp`). With enriched=true each tool also has `stm_only`, ' +
+        '`input_schema` (the JSON Schema of its arguments) and `trust_level` (the least trust any call needs).',
       querystring: Type.Object({ enriched: Type.Boolean({ default: false }) }),
       response: { 200: AnyObject },
     },
-  }, async (req) => toolDescriptions((req.query as { enriched: boolean }).enriched));
+  }, async (req) => toolDescriptions(registry, (req.query as { enriched: boolean }).enriched));
 
   app.get('/api/v1/health', {
     config: open,

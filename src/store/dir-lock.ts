@@ -12,7 +12,11 @@ const alive = (pid: number) => {
   }
 };
 
-export class DataDirInUseError extends Error {}
+export class DataDirInUseError extends Error {
+  constructor(message: string, readonly dir: string, readonly pid: number) {
+    super(message);
+  }
+}
 
 /** Claims dir for this process; returns the release function. */
 export function claimDataDir(dir: string): () => void {
@@ -23,6 +27,7 @@ export function claimDataDir(dir: string): () => void {
       throw new DataDirInUseError(
         `The data directory ${dir} is in use by process ${pid}. Stop it first, or use the HTTP API ` +
           `(for keys: POST /api/v1/admin/keys with the admin key).`,
+        dir, pid,
       );
     }
   }

@@ -37,7 +37,7 @@ export async function migrate(db: Db, opts: { embeddingDim: number }): Promise<n
       for (const stmt of splitSql(sql)) await q.query(stmt);
       await q.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
       return true;
-    });
+    }, { statementTimeoutMs: 0 }); // building an index over a large table may take minutes
     if (ran) applied.push(m.version);
   }
   return applied;

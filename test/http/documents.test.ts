@@ -2,6 +2,7 @@
 // tenant isolation, protected collections and validation.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { systemCaller } from '../../src/core/caller.js';
 
 const T = 'default';
 
@@ -121,6 +122,16 @@ describe('documents', () => {
       expect(ids(await query({ collection: 'tickets', fleet_id: 'blue' }))).toEqual(['t-5']);
     });
 
+    it('sorts by a field of data, numbers as numbers, missing values last', async () => {
+      expect(ids(await query({ collection: 'tickets', order_by: 'priority' }))).toEqual(['t-1', 't-3', 't-2', 't-4', 't-5']);
+      expect(ids(await query({ collection: 'tickets', order_by: 'priority', order: 'desc' }))).toEqual(['t-4', 't-2', 't-3', 't-1', 't-5']);
+      expect(ids(await query({ collection: 'tickets', order_by: 'owner.name', order: 'desc', limit: 2 }))).toEqual(['t-4', 't-3']);
+      expect(ids(await query({ collection: 'tickets', order: 'desc' }))).toEqual(['t-5', 't-4', 't-3', 't-2', 't-1']);
+      for (const bad of [{ order: 'up' }, { order_by: '' }, { order_by: 'a..b' }]) {
+        expect((await query({ collection: 'tickets', ...bad })).status, JSON.stringify(bad)).toBe(422);
+      }
+    });
+
     it('refuses limits out of range and conflicting filter keys', async () => {
       for (const limit of [0, 501]) expect((await query({ collection: 'tickets', limit })).status).toBe(422);
       expect((await query({ collection: 'tickets', offset: -1 })).status).toBe(422);
@@ -222,19 +233,23 @@ describe('documents', () => {
   });
 
   it('refuses writes and deletes of system and feature collections over HTTP', async () => {
-    for (const collection of ['_settings', 'skills', 'ingest-sources']) {
+    // `skills` is governed by the skill rules instead (test/http/skills.test.ts).
+    for (const collection of ['_settings', 'ingest-sources']) {
       const r = await write({ collection, doc_id: 'x', data: { a: 'b' } });
       expect(r.status).toBe(403);
       expect(r.body.detail).toContain(collection);
     }
     // Their own features write through the service; reading them over HTTP is allowed.
-    await t.services.documents.write({ tenant_id: T, collection: 'skills', doc_id: 'deploy', data: { name: 'Deploy', summary: 'How to deploy' } }, { system: true });
-    expect((await read('skills', 'deploy')).status).toBe(200);
-    expect((await t.api('DELETE', `/api/v1/documents/skills/deploy?tenant_id=${T}`)).status).toBe(403);
-    expect((await read('skills', 'deploy')).status).toBe(200);
+    await t.services.documents.write(systemCaller(T), { collection: 'ingest-sources', doc_id: 'deploy', data: { name: 'Deploy', summary: 'How to deploy' } });
+    // The system caller acts inside its own tenant only.
+    await expect(t.services.documents.write(systemCaller(T), { tenant_id: `${T}-other`, collection: 'ingest-sources', doc_id: 'x', data: { a: 'b' } }))
+      .rejects.toMatchObject({ status: 403 });
+    expect((await read('ingest-sources', 'deploy')).status).toBe(200);
+    expect((await t.api('DELETE', `/api/v1/documents/ingest-sources/deploy?tenant_id=${T}`)).status).toBe(403);
+    expect((await read('ingest-sources', 'deploy')).status).toBe(200);
     const names = (await collections()).map((c) => c.collection);
     expect(names).not.toContain('_settings');
-    expect(names).not.toContain('ingest-sources');
+    expect(names).toContain('ingest-sources');
   });
 
   it('refuses bad input with 422 and writes nothing', async () => {

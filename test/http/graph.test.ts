@@ -268,6 +268,37 @@ describe('GET /api/v1/graph', () => {
   });
 });
 
+describe('GET /api/v1/entities/{id}', () => {
+  const entity = (id: string, query = `tenant_id=${T}`, key?: string | null) => t.api('GET', `/api/v1/entities/${id}?${query}`, { key });
+
+  it('returns the entity with its relations and the memories mentioning it that the caller can see', async () => {
+    const r = await entity(ids.ada, `tenant_id=${T}`, tenantKey);
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ id: ids.ada, tenant_id: T, name: 'Ada Lovelace', entity_type: 'person' });
+    expect(r.body.relations.length).toBeGreaterThan(0);
+    for (const rel of r.body.relations) expect([rel.subject_entity_id, rel.object_entity_id]).toContain(ids.ada);
+    expect(r.body.linked_memory_ids).toEqual(expect.arrayContaining([ids.works, ids.visit]));
+    expect(r.body.linked_memory_ids).not.toContain(ids.secretWorks);
+    // Agent a2 also sees its private memory mentioning her.
+    const mine = (await entity(ids.ada, `tenant_id=${T}`, a2Key)).body.linked_memory_ids;
+    expect(mine).toEqual(expect.arrayContaining([ids.works, ids.visit, ids.secretWorks]));
+    expect(mine).toHaveLength(r.body.linked_memory_ids.length + 1);
+    // The tenant default applies without tenant_id; uppercase uuids name the same entity.
+    expect((await entity(ids.ada.toUpperCase(), '', tenantKey)).body.id).toBe(ids.ada);
+  });
+
+  it('answers 404 for an unknown, foreign or only privately mentioned entity, and 422 for a bad id', async () => {
+    const secret = byName((await entities(`tenant_id=${T}&search=krum`, a2Key)).body.entities, 'Victor Krum');
+    expect((await entity(secret.id, `tenant_id=${T}`, a2Key)).status).toBe(200);
+    expect((await entity(secret.id, `tenant_id=${T}`, tenantKey)).status).toBe(404);
+    expect((await entity(crypto.randomUUID(), `tenant_id=${T}`, tenantKey)).status).toBe(404);
+    const foreign = (await entities('tenant_id=kg-b')).body.entities[0].id;
+    expect((await entity(foreign, `tenant_id=${T}`, tenantKey)).status).toBe(404);
+    expect((await entity(foreign, 'tenant_id=kg-b', tenantKey)).status).toBe(403);
+    expect((await entity('not-a-uuid', `tenant_id=${T}`, tenantKey)).status).toBe(422);
+  });
+});
+
 describe('cross-tenant reads', () => {
   const auditEvents = async (query = '') =>
     (await t.api('GET', `/api/v1/admin/audit-events?tenant_id=${T}&type=cross_tenant_read${query}`)).body;

@@ -1,8 +1,9 @@
 // Pure parts of the document store: indexed text, filters, protected names, fusion.
 import { describe, expect, it } from 'vitest';
 import {
-  FilterConflictError, documentText, filterToContainment, isProtectedCollection, jsonDepth,
+  FilterConflictError, documentText, filterToContainment, isProtectedCollection,
 } from '../../src/core/documents/rules.js';
+import { jsonDepth } from '../../src/core/json-limits.js';
 import { reciprocalRankFusion, RRF_K } from '../../src/core/documents/fusion.js';
 
 describe('documentText', () => {

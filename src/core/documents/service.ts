@@ -1,16 +1,21 @@
 // The document store: JSON documents in collections per tenant and optional fleet, with
 // equality queries over their fields and hybrid (semantic + keyword) search over their text.
-// Used by HTTP, the tool surface, ingest (parent documents) and the skills workflow.
+// Used by HTTP, the tool surface, ingest (parent documents) and the skills workflow. Every method
+// takes the Caller and authorizes inside: the tenant it may act on, trust 1 to change anything,
+// and the collections features own (`_…`, skills, ingest-sources), which only the service's own
+// system caller writes.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../store/db.js';
 import { vectorLiteral } from '../../store/db.js';
 import type { Embedder } from '../../providers/embedder/types.js';
-import { ApiError, forbidden, invalid } from '../../http/errors.js';
+import { type Caller, checkReadFleets, confinedFleet, isSystem, requireTrust, resolveTenant, resolveWriteFleet, TRUST } from '../caller.js';
+import { DomainError, forbidden, invalid, notFound } from '../errors.js';
 import {
-  COLLECTION_PATTERN, DOC_ID_PATTERN, DOC_MAX_BYTES, EMBED_MAX_CHARS, FilterConflictError, MAX_DEPTH,
-  SYSTEM_DOC_MAX_BYTES, documentText, filterToContainment, isPlainObject, isProtectedCollection, jsonDepth,
+  COLLECTION_PATTERN, DOC_ID_PATTERN, DOC_MAX_BYTES, EMBED_MAX_CHARS, FilterConflictError,
+  SYSTEM_DOC_MAX_BYTES, documentText, filterToContainment, isPlainObject, isProtectedCollection,
 } from './rules.js';
 import { reciprocalRankFusion } from './fusion.js';
+import { MAX_JSON_DEPTH as MAX_DEPTH, jsonDepth } from '../json-limits.js';
 
 export interface DocumentRecord {
   tenant_id: string;
@@ -23,7 +28,8 @@ export interface DocumentRecord {
 }
 
 export interface DocumentKey {
-  tenant_id: string;
+  /** Default: the caller's tenant. */
+  tenant_id?: string;
   /** Absent or null: the tenant-wide document (no fleet). */
   fleet_id?: string | null;
   collection: string;
@@ -36,23 +42,21 @@ export interface WriteDocumentInput extends DocumentKey {
   text_fields?: string[];
 }
 
-export interface WriteOptions {
-  /** Set only by the feature that owns a protected collection (`_…`, skills, ingest-sources). */
-  system?: boolean;
-}
-
 export interface QueryDocumentsInput {
-  tenant_id: string;
+  tenant_id?: string;
   /** Absent: documents of every fleet and the tenant-wide ones. */
   fleet_id?: string | null;
   collection: string;
   filter?: Record<string, unknown>;
+  /** A field of `data` (dotted path for nested ones) to sort by; default doc_id. */
+  order_by?: string;
+  order?: 'asc' | 'desc';
   limit?: number;
   offset?: number;
 }
 
 export interface SearchDocumentsInput {
-  tenant_id: string;
+  tenant_id?: string;
   fleet_id?: string | null;
   /** Absent: every collection except the system (`_…`) ones. */
   collection?: string | null;
@@ -154,10 +158,22 @@ class Where {
   }
 }
 
+/**
+ * How a feature governs its collection on the generic surfaces (HTTP documents, `loci_doc`):
+ * writes and deletes by callers other than the system go to the feature, and those callers read
+ * only the documents matching `readable` (a fixed SQL predicate over the row's `data`).
+ */
+export interface CollectionPolicy {
+  write(caller: Caller, input: WriteDocumentInput): Promise<DocumentRecord & { created: boolean }>;
+  delete(caller: Caller, key: DocumentKey): Promise<void>;
+  readable: string;
+}
+
 export class DocumentService {
   private readonly db: Db;
   private readonly embedder: Embedder;
   private readonly queryEmbedder: Embedder;
+  private readonly policies = new Map<string, CollectionPolicy>();
 
   constructor(deps: DocumentServiceDeps) {
     this.db = deps.db;
@@ -165,12 +181,41 @@ export class DocumentService {
     this.queryEmbedder = deps.queryEmbedder ?? deps.embedder;
   }
 
+  /** Hands a feature's collection to its policy (at composition, before serving). */
+  govern(collection: string, policy: CollectionPolicy): void {
+    this.policies.set(collection, policy);
+  }
+
+  /** The policy that applies to this caller on this collection (none for the system itself). */
+  private policy(caller: Caller, collection: string): CollectionPolicy | undefined {
+    return isSystem(caller) ? undefined : this.policies.get(collection);
+  }
+
+  /** Restricts a read to what the caller may see of governed collections. */
+  private readableOnly(caller: Caller, w: Where, collection: string | null): void {
+    if (isSystem(caller)) return;
+    for (const [name, p] of this.policies) {
+      if (collection === name) w.raw(`(${p.readable})`);
+      else if (collection === null) w.add((ph) => `(collection <> ${ph} OR (${p.readable}))`, name);
+    }
+  }
+
+  /** Tenant of a change: writable by the caller, which must hold trust 1 or more. */
+  private writer(caller: Caller, tenant: string | undefined, what: string): string {
+    requireTrust(caller, TRUST.standard, what);
+    return resolveTenant(caller, tenant, 'write');
+  }
+
   /** Creates or replaces a document (the whole `data`). */
-  async write(input: WriteDocumentInput, opts: WriteOptions = {}): Promise<DocumentRecord & { created: boolean }> {
+  async write(caller: Caller, input: WriteDocumentInput): Promise<DocumentRecord & { created: boolean }> {
+    const governed = this.policy(caller, checkCollection(input.collection));
+    if (governed) return governed.write(caller, input);
+    const tenant = this.writer(caller, input.tenant_id, 'Writing documents');
+    const system = isSystem(caller);
     const collection = checkCollection(input.collection);
     const docId = checkDocId(input.doc_id);
-    const fleet = fleetOf(input.fleet_id);
-    if (isProtectedCollection(collection) && !opts.system) throw protectedError(collection);
+    const fleet = keyFleet(caller, fleetOf(input.fleet_id));
+    if (isProtectedCollection(collection) && !system) throw protectedError(collection);
     const data = input.data;
     if (!isPlainObject(data)) throw invalid(['body', 'data'], 'Input should be a valid object', 'dict_type', data ?? null);
     if (jsonDepth(data) > MAX_DEPTH) {
@@ -181,10 +226,10 @@ export class DocumentService {
     if (/(^|[^\\])(\\\\)*\\u0000/.test(json)) {
       throw invalid(['body', 'data'], 'Strings in a document may not contain NUL (\\u0000) characters', 'value_error', null);
     }
-    const max = opts.system ? SYSTEM_DOC_MAX_BYTES : DOC_MAX_BYTES;
+    const max = system ? SYSTEM_DOC_MAX_BYTES : DOC_MAX_BYTES;
     const bytes = Buffer.byteLength(json);
     if (bytes > max) {
-      throw new ApiError(413, 'Payload Too Large', `The document is ${bytes} bytes as JSON; the limit is ${max} bytes`, { limit: max });
+      throw new DomainError(413, 'Payload Too Large', `The document is ${bytes} bytes as JSON; the limit is ${max} bytes`, { limit: max });
     }
     if (input.text_fields !== undefined) {
       if (!Array.isArray(input.text_fields) || input.text_fields.some((f) => typeof f !== 'string' || f === '')) {
@@ -193,7 +238,7 @@ export class DocumentService {
     }
     const text = documentText(data, input.text_fields);
 
-    const where = keyWhere(input.tenant_id, fleet, collection, docId);
+    const where = keyWhere(tenant, fleet, collection, docId);
     const prev = await this.db.query<{ text: string; embedding_model: string | null; has_vec: boolean }>(
       `SELECT text, embedding_model, embedding IS NOT NULL AS has_vec FROM documents WHERE ${where}`, where.params);
     const old = prev.rows[0];
@@ -211,7 +256,7 @@ export class DocumentService {
          embedding = CASE WHEN $10::boolean AND documents.text = EXCLUDED.text THEN documents.embedding ELSE EXCLUDED.embedding END,
          embedding_model = CASE WHEN $10::boolean AND documents.text = EXCLUDED.text THEN documents.embedding_model ELSE EXCLUDED.embedding_model END
        RETURNING ${COLUMNS}, (xmax = 0) AS created, (embedding IS NULL AND text <> '') AS needs_vector`,
-      [randomUUID(), input.tenant_id, fleet, collection, docId, json, text, vector, text ? this.embedder.modelId : null, reuse],
+      [randomUUID(), tenant, fleet, collection, docId, json, text, vector, text ? this.embedder.modelId : null, reuse],
     );
     const row = upsert.rows[0];
     if (row.needs_vector) {
@@ -219,32 +264,42 @@ export class DocumentService {
       await this.db.query(
         `UPDATE documents SET embedding = $3::vector, embedding_model = $4
          WHERE tenant_id = $1 AND id = $2 AND text = $5`,
-        [input.tenant_id, row.id, vectorLiteral(await this.embedText(text)), this.embedder.modelId, text],
+        [tenant, row.id, vectorLiteral(await this.embedText(text)), this.embedder.modelId, text],
       );
     }
     return { ...toRecord(row), created: row.created === true };
   }
 
-  async read(key: DocumentKey): Promise<DocumentRecord | null> {
-    const where = keyWhere(key.tenant_id, fleetOf(key.fleet_id), checkCollection(key.collection), checkDocId(key.doc_id));
+  /** One document; 404 when there is none. */
+  async read(caller: Caller, key: DocumentKey): Promise<DocumentRecord> {
+    const tenant = resolveTenant(caller, key.tenant_id, 'read');
+    const collection = checkCollection(key.collection);
+    const where = keyWhere(tenant, keyFleet(caller, fleetOf(key.fleet_id)), collection, checkDocId(key.doc_id));
+    this.readableOnly(caller, where, collection);
     const { rows } = await this.db.query(`SELECT ${COLUMNS} FROM documents WHERE ${where}`, where.params);
-    return rows[0] ? toRecord(rows[0]) : null;
+    if (!rows[0]) throw notFound('Document');
+    return toRecord(rows[0]);
   }
 
-  /** Deletes a document for good; false when there was none. */
-  async delete(key: DocumentKey, opts: WriteOptions = {}): Promise<boolean> {
+  /** Deletes a document for good; 404 when there was none. */
+  async delete(caller: Caller, key: DocumentKey): Promise<void> {
+    const governed = this.policy(caller, checkCollection(key.collection));
+    if (governed) return governed.delete(caller, key);
+    const tenant = this.writer(caller, key.tenant_id, 'Deleting documents');
     const collection = checkCollection(key.collection);
-    if (isProtectedCollection(collection) && !opts.system) throw protectedError(collection);
-    const where = keyWhere(key.tenant_id, fleetOf(key.fleet_id), collection, checkDocId(key.doc_id));
+    if (isProtectedCollection(collection) && !isSystem(caller)) throw protectedError(collection);
+    const where = keyWhere(tenant, keyFleet(caller, fleetOf(key.fleet_id)), collection, checkDocId(key.doc_id));
     const { rowCount } = await this.db.query(`DELETE FROM documents WHERE ${where}`, where.params);
-    return rowCount > 0;
+    if (rowCount === 0) throw notFound('Document');
   }
 
   /**
    * Documents of a collection whose fields equal the filter's (AND; nested fields by dotted key
-   * or nested object; arrays match by containment). Ordered by doc_id; `count` is the total match.
+   * or nested object; arrays match by containment). Ordered by `order_by` (a field of data), then
+   * doc_id; `count` is the total match.
    */
-  async query(input: QueryDocumentsInput): Promise<{ items: DocumentRecord[]; count: number }> {
+  async query(caller: Caller, input: QueryDocumentsInput): Promise<{ items: DocumentRecord[]; count: number }> {
+    const tenant = resolveTenant(caller, input.tenant_id, 'read');
     const collection = checkCollection(input.collection);
     const limit = checkInt(input.limit, 'limit', QUERY_LIMIT.min, QUERY_LIMIT.max, QUERY_LIMIT.default);
     const offset = checkInt(input.offset, 'offset', 0, Number.MAX_SAFE_INTEGER, 0);
@@ -259,16 +314,29 @@ export class DocumentService {
       throw err;
     }
 
-    const where = new Where(input.tenant_id).add((p) => `collection = ${p}`, collection);
-    const fleet = fleetOf(input.fleet_id);
-    if (fleet) where.add((p) => `fleet_id = ${p}`, fleet);
+    const where = fleetCondition(caller, new Where(tenant).add((p) => `collection = ${p}`, collection), fleetOf(input.fleet_id));
+    this.readableOnly(caller, where, collection);
     if (Object.keys(containment).length) where.add((p) => `data @> ${p}::jsonb`, JSON.stringify(containment));
-    const page = [...where.params, limit, offset];
-    const n = where.params.length;
+    const dir = input.order === 'desc' ? 'DESC' : 'ASC';
+    if (input.order !== undefined && input.order !== 'asc' && input.order !== 'desc') {
+      throw invalid(['body', 'order'], 'Input should be one of: asc, desc', 'enum', input.order, { expected: ['asc', 'desc'] });
+    }
+    const params = [...where.params];
+    // A field path sorts by its JSON value (numbers as numbers); documents without it come last.
+    let order = `doc_id ${dir}, fleet_id NULLS FIRST`;
+    if (input.order_by !== undefined) {
+      const path = input.order_by.split('.');
+      if (!input.order_by || path.some((part) => part === '')) {
+        throw invalid(['body', 'order_by'], 'order_by names a field of data (dotted for nested fields)', 'value_error', input.order_by);
+      }
+      params.push(path);
+      order = `data #> $${params.length}::text[] ${dir} NULLS LAST, ${order}`;
+    }
+    const n = params.length;
     const [items, total] = await Promise.all([
       this.db.query(
         `SELECT ${COLUMNS} FROM documents WHERE ${where}
-         ORDER BY doc_id, fleet_id NULLS FIRST LIMIT $${n + 1} OFFSET $${n + 2}`, page),
+         ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2}`, [...params, limit, offset]),
       this.db.query<{ count: number }>(`SELECT count(*)::int AS count FROM documents WHERE ${where}`, where.params),
     ]);
     return { items: items.rows.map(toRecord), count: total.rows[0]?.count ?? 0 };
@@ -278,7 +346,8 @@ export class DocumentService {
    * Hybrid search: a semantic leg (cosine distance over embeddings) and a keyword leg (full text,
    * documents holding every term first, then those holding any), fused by reciprocal rank.
    */
-  async search(input: SearchDocumentsInput): Promise<DocumentHit[]> {
+  async search(caller: Caller, request: SearchDocumentsInput): Promise<DocumentHit[]> {
+    const input = { ...request, tenant_id: resolveTenant(caller, request.tenant_id, 'read') };
     // NUL cannot be sent to Postgres as text; it separates words like any other control character.
     const query = typeof input.query === 'string' ? input.query.replaceAll('\u0000', ' ').trim() : '';
     if (!query) throw invalid(['body', 'query'], 'String should have at least 1 character', 'string_too_short', input.query ?? null, { min_length: 1 });
@@ -291,12 +360,11 @@ export class DocumentService {
     const pool = Math.min(200, Math.max(20, topK * 4));
 
     const scope = () => {
-      const w = new Where(input.tenant_id);
-      const fleet = fleetOf(input.fleet_id);
-      if (fleet) w.add((p) => `fleet_id = ${p}`, fleet);
+      const w = fleetCondition(caller, new Where(input.tenant_id), fleetOf(input.fleet_id));
       // Unscoped searches skip system collections: those hold feature internals, not content.
       if (collection) w.add((p) => `collection = ${p}`, collection);
       else w.raw(`left(collection, 1) <> '_'`);
+      this.readableOnly(caller, w, collection);
       return w;
     };
 
@@ -354,10 +422,9 @@ export class DocumentService {
   }
 
   /** Collections of a tenant (of one fleet when given) with their document counts. */
-  async listCollections(input: { tenant_id: string; fleet_id?: string | null }): Promise<CollectionSummary[]> {
-    const where = new Where(input.tenant_id);
-    const fleet = fleetOf(input.fleet_id);
-    if (fleet) where.add((p) => `fleet_id = ${p}`, fleet);
+  async listCollections(caller: Caller, input: { tenant_id?: string; fleet_id?: string | null }): Promise<CollectionSummary[]> {
+    const where = fleetCondition(caller, new Where(resolveTenant(caller, input.tenant_id, 'read')), fleetOf(input.fleet_id));
+    this.readableOnly(caller, where, null);
     const { rows } = await this.db.query(
       `SELECT collection, count(*)::int AS count, max(updated_at) AS updated_at
        FROM documents WHERE ${where} GROUP BY collection ORDER BY collection`, where.params);
@@ -368,6 +435,23 @@ export class DocumentService {
     const [v] = await this.embedder.embed([text.slice(0, EMBED_MAX_CHARS)]);
     return v;
   }
+}
+
+/**
+ * The fleet a document key addresses. A fleet-confined key (trust below 2 on a fleet-bound key)
+ * addresses its own fleet when it names none, and may name no other (403).
+ */
+function keyFleet(caller: Caller, fleet: string | null): string | null {
+  return confinedFleet(caller) ? resolveWriteFleet(caller, fleet) : fleet;
+}
+
+/** A listing's fleet condition: the named fleet; for a confined key, its fleet and the tenant-wide documents. */
+function fleetCondition(caller: Caller, where: Where, fleet: string | null): Where {
+  checkReadFleets(caller, [fleet]);
+  const confined = confinedFleet(caller);
+  if (fleet) where.add((p) => `fleet_id = ${p}`, fleet);
+  else if (confined) where.add((p) => `(fleet_id = ${p} OR fleet_id IS NULL)`, confined);
+  return where;
 }
 
 /** The unique key of one document, matching the `documents_key` index. */

@@ -3,7 +3,7 @@
 // those memories are named, so a scope_agent memory of another agent never shows through the
 // graph (neither its id nor an entity only it mentions). Mention counts are tenant-wide.
 import type { Params } from '../memories/params.js';
-import { visibilityPredicate } from '../memories/visibility.js';
+import { visibilityPredicate, type FleetScope } from '../memories/visibility.js';
 import { EVIDENCE_SHOWN } from './types.js';
 
 export interface EvidenceScope {
@@ -14,12 +14,14 @@ export interface EvidenceScope {
   admin: boolean;
   /** Only memories of this fleet count. */
   fleetId?: string;
+  /** A fleet-confined reader: only what it can read in its fleet counts. */
+  scope?: FleetScope | null;
 }
 
 /** Conditions on a memory (alias `m`, tenant already matched) for it to count as evidence. */
 export function evidenceConditions(p: Params, s: EvidenceScope, m = 'm'): string {
   const w = [`${m}.deleted_at IS NULL`];
-  const vis = visibilityPredicate(p, s.viewer, s.admin, m);
+  const vis = visibilityPredicate(p, s.viewer, s.admin, m, s.scope);
   if (vis) w.push(vis);
   if (s.fleetId !== undefined) w.push(`${m}.fleet_id = ${p.add(s.fleetId)}`);
   return w.join(' AND ');

@@ -2,16 +2,16 @@
 // and relations, whole or around one entity. What a reader sees is bounded by the memories it
 // could read (evidence.ts); a read of another tenant granted on the key is audited.
 import type { Db } from '../../store/db.js';
-import { type Caller, isAdmin, resolveAgent, resolveTenant } from '../caller.js';
+import { type Caller, checkReadFleets, confinedFleet, isAdmin, resolveAgent, resolveTenant } from '../caller.js';
 import type { AuditLog } from '../audit.js';
-import { notFound } from '../../http/errors.js';
+import { notFound } from '../errors.js';
 import { normalizeEntityName } from '../../providers/entities/normalize.js';
 import { Params } from '../memories/params.js';
 import { iso } from '../memories/record.js';
 import { type EvidenceScope, recentVisibleEvidence, visibleEvidence, visibleLinks } from './evidence.js';
 import {
-  ENTITY_LIMIT, GRAPH_DEPTH, RELATIONS_PER_ENTITY, type EntityQuery, type EntityRecord, type EntityType, type Graph,
-  type GraphQuery, type RelationRecord,
+  ENTITY_LIMIT, ENTITY_RELATIONS_SHOWN, EVIDENCE_SHOWN, GRAPH_DEPTH, RELATIONS_PER_ENTITY, type EntityDetail, type EntityDetailQuery,
+  type EntityQuery, type EntityRecord, type EntityType, type Graph, type GraphQuery, type RelationRecord,
 } from './types.js';
 
 export interface GraphDeps {
@@ -25,6 +25,23 @@ interface EntityFilter {
 }
 
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+const RELATION_COLUMNS = `r.id, r.subject_entity_id, r.predicate, r.object_entity_id, r.object_value, r.mention_count,
+  r.first_seen_at, r.last_seen_at`;
+
+function toRelation(r: Record<string, any>): RelationRecord {
+  return {
+    id: r.id,
+    subject_entity_id: r.subject_entity_id,
+    predicate: r.predicate,
+    object_entity_id: r.object_entity_id ?? null,
+    object_value: r.object_entity_id ? null : (r.object_value ?? null),
+    mention_count: Number(r.mention_count),
+    evidence_memory_ids: r.evidence as string[],
+    first_seen_at: iso(r.first_seen_at)!,
+    last_seen_at: iso(r.last_seen_at)!,
+  };
+}
 
 export class GraphService {
   constructor(private readonly deps: GraphDeps) {}
@@ -54,14 +71,61 @@ export class GraphService {
     return { tenant_id: scope.tenantId, entities, relations: rel.relations, truncated: truncated || rel.truncated };
   }
 
+  /**
+   * One entity the caller can see (404 otherwise), with the relations it takes part in and the
+   * newest memories mentioning it, both bounded by what the caller may read.
+   */
+  async entity(caller: Caller, id: string, q: EntityDetailQuery): Promise<EntityDetail> {
+    const scope = await this.scope(caller, q, 'entity');
+    const entityId = id.toLowerCase();
+    const [record] = await this.visibleEntities(scope, [entityId]);
+    if (!record) throw notFound('Entity');
+    const p = new Params();
+    const t = p.add(scope.tenantId);
+    const e = p.add(entityId, 'uuid');
+    const [rel, mentions] = await Promise.all([
+      this.deps.db.query(
+        `SELECT ${RELATION_COLUMNS}, ev.ids AS evidence
+         FROM relations r
+         CROSS JOIN LATERAL (SELECT array_agg(v.id ORDER BY v.n DESC) AS ids FROM (${recentVisibleEvidence(p, scope)}) v) ev
+         WHERE r.tenant_id = ${t} AND (r.subject_entity_id = ${e} OR r.object_entity_id = ${e}) AND ev.ids IS NOT NULL
+         ORDER BY r.mention_count DESC, r.id LIMIT ${p.add(ENTITY_RELATIONS_SHOWN)}`, p.values),
+      this.linkedMemories(scope, entityId),
+    ]);
+    return { ...record, relations: rel.rows.map(toRelation), linked_memory_ids: mentions };
+  }
+
+  /** The given entities, in order, keeping those some memory the reader can see mentions. */
+  private async visibleEntities(s: EvidenceScope, ids: string[]): Promise<EntityRecord[]> {
+    const p = new Params();
+    const t = p.add(s.tenantId);
+    const { rows } = await this.deps.db.query<{ id: string }>(
+      `SELECT e.id FROM entities e WHERE e.tenant_id = ${t} AND e.id = ANY(${p.add(ids, 'uuid[]')})
+         AND EXISTS (SELECT 1 ${visibleLinks(p, s, t, 'e.id')})`, p.values);
+    const visible = new Set(rows.map((r) => r.id));
+    return this.entityRecords(s, ids.filter((i) => visible.has(i)));
+  }
+
+  /** Newest memories the reader can see that mention the entity. */
+  private async linkedMemories(s: EvidenceScope, entityId: string): Promise<string[]> {
+    const p = new Params();
+    const t = p.add(s.tenantId);
+    const { rows } = await this.deps.db.query<{ id: string }>(
+      `SELECT m.id ${visibleLinks(p, s, t, p.add(entityId, 'uuid'))}
+       GROUP BY m.id, m.created_at ORDER BY m.created_at DESC, m.id LIMIT ${p.add(EVIDENCE_SHOWN)}`, p.values);
+    return rows.map((r) => r.id);
+  }
+
   /** Tenant, viewer and fleet of a read; audits a read of another tenant granted on the key. */
-  private async scope(caller: Caller, q: { tenant_id: string; agent_id?: string; fleet_id?: string }, resource: string): Promise<EvidenceScope> {
+  private async scope(caller: Caller, q: { tenant_id?: string; agent_id?: string; fleet_id?: string }, resource: string): Promise<EvidenceScope> {
     const tenantId = resolveTenant(caller, q.tenant_id, 'read');
     const admin = isAdmin(caller);
     // Agent ids name agents within a tenant: a reader from another tenant is nobody's agent there.
     const viewer = tenantId !== caller.tenantId && !admin ? null : resolveAgent(caller, q.agent_id);
+    checkReadFleets(caller, [q.fleet_id]);
+    const fleet = confinedFleet(caller);
     await this.deps.audit.crossTenantRead(caller, tenantId, resource, { ...q });
-    return { tenantId, viewer, admin, fleetId: q.fleet_id };
+    return { tenantId, viewer, admin, fleetId: q.fleet_id, scope: fleet ? { fleet } : null };
   }
 
   /** Ids of visible entities, most mentioned first (best name match first when searching). */
@@ -118,28 +182,14 @@ export class GraphService {
     const t = p.add(s.tenantId);
     const set = p.add(ids, 'uuid[]');
     const { rows } = await this.deps.db.query(
-      `SELECT r.id, r.subject_entity_id, r.predicate, r.object_entity_id, r.object_value, r.mention_count,
-              r.first_seen_at, r.last_seen_at, ev.ids AS evidence
+      `SELECT ${RELATION_COLUMNS}, ev.ids AS evidence
        FROM relations r
        CROSS JOIN LATERAL (SELECT array_agg(v.id ORDER BY v.n DESC) AS ids FROM (${recentVisibleEvidence(p, s)}) v) ev
        WHERE r.tenant_id = ${t} AND r.subject_entity_id = ANY(${set})
          AND (r.object_entity_id IS NULL OR r.object_entity_id = ANY(${set})) AND ev.ids IS NOT NULL
        ORDER BY r.mention_count DESC, r.id LIMIT ${p.add(cap + 1)}`, p.values);
     const truncated = rows.length > cap;
-    return {
-      truncated,
-      relations: rows.slice(0, cap).map((r) => ({
-        id: r.id,
-        subject_entity_id: r.subject_entity_id,
-        predicate: r.predicate,
-        object_entity_id: r.object_entity_id ?? null,
-        object_value: r.object_entity_id ? null : (r.object_value ?? null),
-        mention_count: Number(r.mention_count),
-        evidence_memory_ids: r.evidence as string[],
-        first_seen_at: iso(r.first_seen_at)!,
-        last_seen_at: iso(r.last_seen_at)!,
-      })),
-    };
+    return { truncated, relations: rows.slice(0, cap).map(toRelation) };
   }
 
   /**

@@ -40,6 +40,22 @@ export interface RelationRecord {
   last_seen_at: string;
 }
 
+/** Relations returned with one entity (GET /entities/{id}), strongest first. */
+export const ENTITY_RELATIONS_SHOWN = 50;
+
+/** One entity with what the reader can see around it. */
+export interface EntityDetail extends EntityRecord {
+  relations: RelationRecord[];
+  /** Up to 20 memories mentioning it that the caller can see, newest first. */
+  linked_memory_ids: string[];
+}
+
+export interface EntityDetailQuery {
+  tenant_id?: string;
+  fleet_id?: string;
+  agent_id?: string;
+}
+
 export interface Graph {
   tenant_id: string;
   entities: EntityRecord[];
