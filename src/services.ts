@@ -14,6 +14,7 @@ import { GraphService } from './core/graph/service.js';
 import { IngestService } from './core/ingest/service.js';
 import { Enricher } from './core/enrich/enricher.js';
 import { SearchService } from './core/search/service.js';
+import { PassageIndexer } from './core/passages/indexer.js';
 import { createSkills, type SkillsServices } from './core/skills/services.js';
 import { KeystoneService } from './core/keystones.js';
 import type { Db } from './store/db.js';
@@ -48,6 +49,8 @@ export interface Services {
   graph: GraphService;
   ingest: IngestService;
   search: SearchService;
+  /** Writes the passages and in-context units of stored memories, after each write. */
+  passages: PassageIndexer;
   /** Skills workflow: settings, catalog, inbox, Forge. */
   skills: SkillsServices;
   keystones: KeystoneService;
@@ -117,7 +120,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     db, cache, llm, log: log.child({ component: 'contradictions' }),
     llmMinSimilarity: config.contradictions.llmMinSimilarity, llmTimeoutMs: config.llm.timeoutMs, judge: config.contradictions.judge,
   });
+  const passages = new PassageIndexer({ db, embedder, log: log.child({ component: 'passages' }) });
   bus.subscribe(MEMORY_WRITTEN, async (event) => {
+    passages.enqueueEvent(event);
     await detector.handle(event);
   });
   const contradictions = new ContradictionFindingsService({ db });
@@ -140,11 +145,12 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const stopMaintenance = scheduleMaintenance(db, undefined, (err) => log.warn({ err }, 'vacuum failed'));
   const services: Services = {
     config, log, db, keys, memories, documents, detector, contradictions, audit, graph, embedder, queryEmbedder, entities, llm, cache, bus, initErrors,
-    ingest, search, skills, keystones,
+    ingest, search, passages, skills, keystones,
     startedAt: new Date(),
     async close() {
       stopMaintenance();
       await search.settled();
+      await passages.settled();
       await bus.close().catch(() => undefined);
       await cache.close().catch(() => undefined);
       await embedder.close().catch(() => undefined);

@@ -3,6 +3,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type SerializerOptions } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
+import { pg_textsearch } from '@electric-sql/pglite-pg_textsearch';
 
 interface Request {
   id: number;
@@ -17,7 +18,7 @@ const { dataDir, loadFrom } = workerData as { dataDir?: string; loadFrom?: Uint8
 
 const ready = PGlite.create({
   dataDir,
-  extensions: { vector },
+  extensions: { vector, pg_textsearch },
   loadDataDir: loadFrom ? new Blob([loadFrom]) : undefined,
 });
 

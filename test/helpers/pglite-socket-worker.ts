@@ -4,11 +4,12 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
+import { pg_textsearch } from '@electric-sql/pglite-pg_textsearch';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 const { template } = workerData as { template?: string };
 const db = await PGlite.create({
-  extensions: { vector },
+  extensions: { vector, pg_textsearch },
   loadDataDir: template ? new Blob([readFileSync(template)]) : undefined,
 });
 const server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1' });

@@ -156,6 +156,11 @@ export class MemoryService {
     if (!agentId) throw invalid(['body', 'agent_id'], 'Field required', 'missing');
     const checked = prepareMemory({ ...input, fleet_id: resolveWriteFleet(caller, input.fleet_id) }, ['body']);
     const { content, hash, fleetId } = checked;
+    // An exact duplicate is answered before any embedding or model work is spent on it (the
+    // unique index still decides when two writes race).
+    if (await this.holdsContent(tenantId, fleetId, agentId, hash)) {
+      throw await this.duplicateError(tenantId, fleetId, agentId, hash, null, { agentId, admin });
+    }
     // Slow work first, outside the transaction: PGlite has one session and a pg transaction
     // holds its row locks, so neither may wait on the embedder (nor on the enrichment model,
     // which runs alongside the embedding).
@@ -218,6 +223,14 @@ export class MemoryService {
       this.deps.log?.warn({ err }, 'entity extraction failed');
       return EMPTY_EXTRACTION;
     });
+  }
+
+  /** Whether this writer already holds this exact content in this fleet (the unique index's key). */
+  private async holdsContent(tenantId: string, fleetId: string | null, agentId: string, hash: string): Promise<boolean> {
+    const { rows } = await this.deps.db.query(
+      `SELECT 1 FROM memories WHERE tenant_id = $1 AND coalesce(fleet_id, '') = $2 AND agent_id = $3 AND content_hash = $4 AND deleted_at IS NULL LIMIT 1`,
+      [tenantId, fleetId ?? '', agentId, hash]);
+    return rows.length > 0;
   }
 
   /**

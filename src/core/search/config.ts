@@ -40,11 +40,13 @@ export interface KeywordLegConfig {
   /** How long word frequencies read from the planner statistics are reused. */
   statsMaxAgeMs: number;
   /**
-   * Ranking over search_tsv: `idf` sums, over the query's words, ts_rank of the word alone times
+   * Ranking: `bm25` scores the matched memories' content with Okapi BM25 (pg_textsearch index
+   * memories_bm25: idf and length normalisation); where that index does not exist (a Postgres
+   * server without the extension) the leg ranks with `idf` instead. Over search_tsv: `idf` sums, over the query's words, ts_rank of the word alone times
    * the word's inverse document frequency (from the same planner statistics), so a rare word
    * outweighs a common one, as in BM25; `ts_rank` / `ts_rank_cd` rank all words at once, alike.
    */
-  rank: 'idf' | 'ts_rank' | 'ts_rank_cd';
+  rank: 'bm25' | 'idf' | 'ts_rank' | 'ts_rank_cd';
   /** ts_rank normalization bit mask (1: divide by 1 + log(length)). */
   normalization: number;
   /**
@@ -77,6 +79,23 @@ export interface EntityLegConfig {
   candidateLimit: number;
 }
 
+export interface PassagesConfig {
+  /**
+   * Also search the units written beside memories (src/core/passages): passages of long
+   * memories and the in-context reading of short ones. A memory scores the best of itself and
+   * its units, in the vector leg (cosine) and in the keyword leg (the same ranking).
+   */
+  enabled: boolean;
+  /** Units each leg reads (several may belong to one memory). */
+  k: number;
+  /** Use the in-context units (else passages only). */
+  context: boolean;
+  /** An in-context unit's keyword score counts this fraction (its words are mostly its neighbours'). */
+  contextKeywordWeight: number;
+  /** Its vector similarity counts this fraction. */
+  contextVectorWeight: number;
+}
+
 export interface FusionConfig {
   /** Reciprocal-rank-fusion constant: a leg's item at rank r adds weight / (rrfK + r). */
   rrfK: number;
@@ -106,6 +125,7 @@ export interface SearchConfig {
   vector: VectorLegConfig;
   keyword: KeywordLegConfig;
   entity: EntityLegConfig;
+  passages: PassagesConfig;
   fusion: FusionConfig;
   boosts: BoostConfig;
   summary: SummaryConfig;
@@ -115,12 +135,13 @@ export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
   vector: { enabled: true, k: 50, efSearchMin: 64, efSearchFactor: 2, iterativeScan: 'relaxed_order' },
   keyword: {
     enabled: true, k: 50, match: 'two', maxTermFrequency: 0.5, rareTermRows: 500, maxTerms: 16, candidateLimit: 1000,
-    statsMaxAgeMs: 60_000, rank: 'idf', normalization: 0, titleWeight: 0.4,
+    statsMaxAgeMs: 60_000, rank: 'bm25', normalization: 0, titleWeight: 0.4,
   },
   entity: {
     enabled: true, k: 50, maxNgram: 3, useExtractor: false, partialWeight: 0.5, maxEntities: 6, linksPerEntity: 100,
     candidateLimit: 150,
   },
+  passages: { enabled: true, k: 100, context: true, contextKeywordWeight: 0.4, contextVectorWeight: 1 },
   // Chosen on LoCoMo (docs/retrieval.md): with a 512-d sentence encoder the keyword leg, ranked by
   // idf, carries most of the signal on short turns; a low rrfK lets a leg's first ranks decide.
   fusion: { rrfK: 10, weights: { vector: 1, keyword: 3, entity: 0.3 } },
@@ -144,6 +165,10 @@ export function resolveSearchConfig(overrides: unknown = {}, base: SearchConfig 
   if (!['relaxed_order', 'strict_order', 'off'].includes(out.vector.iterativeScan)) {
     throw new Error('search config vector.iterativeScan must be "relaxed_order", "strict_order" or "off"');
   }
+  if (!Number.isInteger(out.passages.k) || out.passages.k < 1 || out.passages.k > 1000) throw new Error('search config passages.k must be an integer 1–1000');
+  for (const key of ['contextKeywordWeight', 'contextVectorWeight'] as const) {
+    if (!(out.passages[key] >= 0 && out.passages[key] <= 1)) throw new Error(`search config passages.${key} must be in [0, 1]`);
+  }
   if (!(out.fusion.rrfK >= 0)) throw new Error('search config fusion.rrfK must be >= 0');
   if (!['any', 'two'].includes(out.keyword.match)) throw new Error('search config keyword.match must be "any" or "two"');
   if (!(out.keyword.maxTermFrequency > 0 && out.keyword.maxTermFrequency <= 1)) throw new Error('search config keyword.maxTermFrequency must be in (0, 1]');
@@ -151,7 +176,7 @@ export function resolveSearchConfig(overrides: unknown = {}, base: SearchConfig 
     const v = (out[leg] as unknown as Record<string, number>)[key];
     if (!Number.isInteger(v) || v < 1) throw new Error(`search config ${leg}.${key} must be a positive integer`);
   }
-  if (!['idf', 'ts_rank', 'ts_rank_cd'].includes(out.keyword.rank)) throw new Error('search config keyword.rank must be "idf", "ts_rank" or "ts_rank_cd"');
+  if (!['bm25', 'idf', 'ts_rank', 'ts_rank_cd'].includes(out.keyword.rank)) throw new Error('search config keyword.rank must be "bm25", "idf", "ts_rank" or "ts_rank_cd"');
   if (!Number.isInteger(out.keyword.normalization) || out.keyword.normalization < 0 || out.keyword.normalization > 63) {
     throw new Error('search config keyword.normalization must be an integer bit mask 0–63');
   }

@@ -7,7 +7,7 @@ import { vectorParam } from '../../store/db.js';
 import { Params } from '../memories/params.js';
 import type { EntityLegConfig, KeywordLegConfig, VectorLegConfig } from './config.js';
 import { searchConditions, type SearchFilter } from './filters.js';
-import { planKeywordQuery, tsQuote, type TermFrequencies } from './keyword-plan.js';
+import { planKeywordQuery, tsQuote, type KeywordPlan, type TermFrequencies } from './keyword-plan.js';
 import type { Candidate } from './fusion.js';
 
 const toCandidate = (r: Row): Candidate => ({
@@ -78,33 +78,92 @@ export async function analyzeQuery(
 export const rankWeights = (cfg: Pick<KeywordLegConfig, 'titleWeight'>): number[] =>
   [cfg.titleWeight, cfg.titleWeight, cfg.titleWeight, 1];
 
+/** The pg_textsearch index over memories.content (migration 080), where the extension exists. */
+export const BM25_INDEX = 'memories_bm25';
+
+/** The ranking the keyword leg runs: the configured one, or `idf` where BM25 is not available. */
+export type KeywordRanking = KeywordLegConfig['rank'];
+
+/** Whether the BM25 index exists in this database (looked up once at start). */
+export async function bm25Available(db: Queryable): Promise<boolean> {
+  const { rows } = await db.query(`SELECT 1 FROM pg_class WHERE relname = $1 AND relkind = 'i' AND relnamespace = current_schema()::regnamespace`, [BM25_INDEX]);
+  return rows.length > 0;
+}
+
+/** The BM25 index over memory_passages.content (migration 081). */
+export const PASSAGE_BM25_INDEX = 'memory_passages_bm25';
+
+export interface ScoredCandidate extends Candidate { score: number }
+
+/** Which units a leg also reads, and how much an in-context unit counts. */
+export interface UnitSearch { enabled: boolean; k: number; context: boolean; contextWeight: number }
+
 /**
- * Full-text leg over memories.search_tsv: the query's lexemes planned against the term
- * statistics (keyword-plan.ts), matched through the GIN index, at most candidateLimit
- * candidates ranked (a title word counts titleWeight of a content word).
+ * Full-text leg over memories.search_tsv (and, with `units`, memory_passages.search_tsv): the
+ * query's lexemes planned against the term statistics (keyword-plan.ts), matched through the GIN
+ * index, at most candidateLimit candidates ranked (a title word counts titleWeight of a content
+ * word). A memory scores the best of itself and its units.
  */
 export async function keywordLeg(
-  db: Queryable, f: SearchFilter, lexemes: string[], cfg: KeywordLegConfig, freqs: TermFrequencies,
+  db: Queryable, f: SearchFilter, query: string, lexemes: string[], cfg: KeywordLegConfig, freqs: TermFrequencies, rank: KeywordRanking,
+  units?: UnitSearch,
 ): Promise<{ candidates: Candidate[]; terms: string[] }> {
   const plan = planKeywordQuery(lexemes, freqs, cfg);
   if (!plan.match || !plan.rank) return { candidates: [], terms: plan.terms };
+  const [own, parts] = await Promise.all([
+    keywordQuery(db, f, query, plan, cfg, rank, null),
+    units?.enabled ? keywordQuery(db, f, query, plan, cfg, rank, units) : Promise.resolve([]),
+  ]);
+  return { candidates: bestOf([own, parts], cfg.k), terms: plan.terms };
+}
+
+/** Candidates of several lists, each memory at its best score, best first (ties by id). */
+export function bestOf(lists: readonly ScoredCandidate[][], k: number): ScoredCandidate[] {
+  const best = new Map<string, ScoredCandidate>();
+  for (const list of lists) for (const c of list) {
+    const had = best.get(c.id);
+    if (!had || c.score > had.score) best.set(c.id, c);
+  }
+  return [...best.values()].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, k);
+}
+
+function keywordQuery(
+  db: Queryable, f: SearchFilter, query: string, plan: KeywordPlan, cfg: KeywordLegConfig, rank: KeywordRanking, units: UnitSearch | null,
+): Promise<ScoredCandidate[]> {
   const p = new Params();
   const w = searchConditions(p, f);
-  const weights = p.add(rankWeights(cfg), 'float4[]');
-  const norm = p.add(cfg.normalization, 'int');
-  const score = cfg.rank === 'idf'
-    ? `(SELECT sum(ts_rank(${weights}, c.search_tsv, t.q, ${norm}) * t.idf)
+  // Passages carry no title: every lexeme is a content lexeme.
+  // Parameters are added only where used (an unused one has no type).
+  const weights = () => p.add(units ? [1, 1, 1, 1] : rankWeights(cfg), 'float4[]');
+  const norm = () => p.add(cfg.normalization, 'int');
+  // pg_textsearch's <@> is a distance (the negated BM25 score).
+  const score = rank === 'bm25'
+    ? `-(c.content <@> to_bm25query(${p.add(query)}, '${units ? PASSAGE_BM25_INDEX : BM25_INDEX}'))`
+    : rank === 'idf'
+    ? `(SELECT sum(ts_rank(${weights()}, c.search_tsv, t.q, ${norm()}) * t.idf)
         FROM unnest(${p.add(plan.terms.map(tsQuote), 'tsquery[]')}, ${p.add(plan.idf, 'float8[]')}) AS t(q, idf))`
-    : `${cfg.rank}(${weights}, c.search_tsv, ${p.add(plan.rank, 'tsquery')}, ${norm})`;
-  const { rows } = await db.query(
-    `SELECT c.id, c.weight, c.created_at FROM (
-       SELECT m.id, m.weight, m.created_at, m.search_tsv FROM memories m
-       WHERE ${w.join(' AND ')} AND m.search_tsv @@ ${p.add(plan.match, 'tsquery')}
-       LIMIT ${p.add(cfg.candidateLimit, 'int')}
-     ) AS c
-     ORDER BY ${score} DESC, c.id
-     LIMIT ${p.add(cfg.k, 'int')}`, p.values);
-  return { candidates: rows.map(toCandidate), terms: plan.terms };
+    : `${rank}(${weights()}, c.search_tsv, ${p.add(plan.rank, 'tsquery')}, ${norm()})`;
+  const match = p.add(plan.match, 'tsquery');
+  const limit = p.add(cfg.candidateLimit, 'int');
+  const k = p.add(units ? units.k : cfg.k, 'int');
+  const sql = units
+    ? `SELECT c.id, c.weight, c.created_at, max(${score} * CASE WHEN c.kind = 'context' THEN ${p.add(units.contextWeight, 'float8')} ELSE 1 END) AS score
+       FROM (
+         SELECT m.id, m.weight, m.created_at, u.kind, u.search_tsv, u.content FROM memory_passages u JOIN memories m ON m.id = u.memory_id
+         WHERE u.tenant_id = ${p.add(f.tenantId)} AND ${w.join(' AND ')} AND u.search_tsv @@ ${match}
+           ${units.context ? '' : `AND u.kind = 'passage'`}
+         LIMIT ${limit}
+       ) AS c
+       GROUP BY c.id, c.weight, c.created_at
+       ORDER BY score DESC, c.id LIMIT ${k}`
+    : `SELECT c.id, c.weight, c.created_at, ${score} AS score FROM (
+         SELECT m.id, m.weight, m.created_at, m.search_tsv, m.content FROM memories m
+         WHERE ${w.join(' AND ')} AND m.search_tsv @@ ${match}
+         LIMIT ${limit}
+       ) AS c
+       ORDER BY score DESC, c.id
+       LIMIT ${k}`;
+  return db.query(sql, p.values).then(({ rows }) => rows.map((r) => ({ ...toCandidate(r), score: Number(r.score) })));
 }
 
 /**
@@ -160,7 +219,7 @@ export interface VectorResult {
  * four rows on average), ef_search sizes its first pass.
  */
 export async function vectorLeg(
-  db: Db, f: SearchFilter, vector: Float32Array, others: string[], cfg: VectorLegConfig, enabled: boolean,
+  db: Db, f: SearchFilter, vector: Float32Array, others: string[], cfg: VectorLegConfig, enabled: boolean, units?: UnitSearch,
 ): Promise<VectorResult> {
   const p = new Params();
   const v = p.add(vectorParam(vector), 'vector');
@@ -174,22 +233,35 @@ export async function vectorLeg(
     ({ rows } = await db.query(simsSql, p.values));
   } else {
     const w = searchConditions(p, f);
-    const sql = `(SELECT m.id, m.weight, m.created_at, 1 - (m.embedding <=> ${v}) AS similarity, true AS ranked
+    let sql = `(SELECT m.id, m.weight, m.created_at, 1 - (m.embedding <=> ${v}) AS similarity, true AS ranked
         FROM memories m WHERE ${w.join(' AND ')} AND m.embedding IS NOT NULL
         ORDER BY m.embedding <=> ${v} LIMIT ${p.add(cfg.k, 'int')})
       UNION ALL (${simsSql})`;
+    if (units?.enabled) {
+      // The nearest units of visible memories (the filters inside the scanned query, so an
+      // iterative scan keeps going until it has k of them); a memory at its best unit.
+      sql += `
+      UNION ALL (SELECT x.id, x.weight, x.created_at, max(x.similarity) AS similarity, true AS ranked FROM (
+        SELECT m.id, m.weight, m.created_at,
+               (1 - (u.embedding <=> ${v})) * CASE WHEN u.kind = 'context' THEN ${p.add(units.contextWeight, 'float8')} ELSE 1 END AS similarity
+        FROM memory_passages u JOIN memories m ON m.id = u.memory_id
+        WHERE u.tenant_id = ${tenant} AND ${w.join(' AND ')} AND u.embedding IS NOT NULL ${units.context ? '' : `AND u.kind = 'passage'`}
+        ORDER BY u.embedding <=> ${v} LIMIT ${p.add(units.k, 'int')}) AS x
+        GROUP BY x.id, x.weight, x.created_at)`;
+    }
     // pgvector accepts ef_search up to 1000.
-    const ef = Math.min(1000, Math.max(cfg.efSearchMin, Math.ceil(cfg.k * cfg.efSearchFactor)));
+    const ef = Math.min(1000, Math.max(cfg.efSearchMin, Math.ceil(Math.max(cfg.k, units?.enabled ? units.k : 0) * cfg.efSearchFactor)));
     ({ rows } = await db.queryWithSettings({ 'hnsw.ef_search': String(ef), 'hnsw.iterative_scan': cfg.iterativeScan }, sql, p.values));
   }
+  // A memory found several ways (itself, its units, another leg) counts at its best similarity.
   const similarity = new Map<string, number>();
-  const ranked: VectorHit[] = [];
+  const hits = new Map<string, VectorHit>();
   for (const r of rows) {
     const s = Number(r.similarity);
-    similarity.set(r.id, s);
-    if (r.ranked) ranked.push({ ...toCandidate(r), similarity: s });
+    if (!(s <= (similarity.get(r.id) ?? -Infinity))) similarity.set(r.id, s);
   }
+  for (const r of rows) if (r.ranked && !hits.has(r.id)) hits.set(r.id, { ...toCandidate(r), similarity: similarity.get(r.id)! });
   // Relaxed order may return neighbours slightly out of order: rank by the exact distance.
-  ranked.sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1));
+  const ranked = [...hits.values()].sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1)).slice(0, cfg.k);
   return { ranked, similarity };
 }

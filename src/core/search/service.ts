@@ -21,7 +21,7 @@ import type { MemoryRecord } from '../memories/types.js';
 import type { LegName, SearchConfig } from './config.js';
 import type { SearchFilter } from './filters.js';
 import { fuseLegs, selectTop, type Candidate, type FusedItem, type LegRanks } from './fusion.js';
-import { analyzeQuery, entityLeg, keywordLeg, vectorLeg, type QueryAnalysis } from './legs.js';
+import { analyzeQuery, bm25Available, entityLeg, keywordLeg, vectorLeg, type KeywordRanking, type QueryAnalysis } from './legs.js';
 import { llmSummary } from './llm-summary.js';
 import { TermStats } from './keyword-plan.js';
 import { queryEntityKeys } from './query-terms.js';
@@ -120,6 +120,8 @@ export class SearchService {
   private readonly pending = new Set<Promise<void>>();
   private readonly termStats: TermStats;
   private readonly now: () => Date;
+  private ranking: KeywordRanking | null = null;
+  private rankingP: Promise<KeywordRanking> | null = null;
 
   constructor(private readonly deps: SearchDeps) {
     this.now = deps.now ?? (() => new Date());
@@ -128,6 +130,24 @@ export class SearchService {
 
   get config(): SearchConfig {
     return this.deps.config;
+  }
+
+  /** The keyword leg's ranking in force: `bm25` falls back to `idf` where the BM25 index does not exist. */
+  get keywordRanking(): KeywordRanking | null {
+    return this.ranking;
+  }
+
+  /** Looks the BM25 index up once (the first search waits for it); a failed look-up is retried. */
+  keywordRank(): Promise<KeywordRanking> {
+    const wanted = this.deps.config.keyword.rank;
+    if (wanted !== 'bm25') return Promise.resolve(wanted);
+    if (this.ranking) return Promise.resolve(this.ranking);
+    this.rankingP ??= bm25Available(this.deps.db).then((ok) => {
+      this.ranking = ok ? 'bm25' : 'idf';
+      if (!ok) this.deps.log?.warn('no BM25 index (pg_textsearch): the keyword leg ranks with ts_rank × idf');
+      return this.ranking;
+    }).finally(() => { this.rankingP = null; });
+    return this.rankingP;
   }
 
   async search(caller: Caller, req: SearchRequest): Promise<SearchResult> {
@@ -180,8 +200,10 @@ export class SearchService {
     const db = this.deps.db;
     const analysisP = cfg.keyword.enabled || cfg.entity.enabled ? timed('analyze', this.analyze(tenantId, query)) : null;
     const freqsP = cfg.keyword.enabled ? this.termStats.get(db) : null;
-    const keywordP = analysisP && freqsP
-      ? Promise.all([analysisP, freqsP]).then(([a, freqs]) => timed('keyword', keywordLeg(db, filter, a.lexemes ?? [], cfg.keyword, freqs)))
+    const rankP = cfg.keyword.enabled ? this.keywordRank() : null;
+    const keywordP = analysisP && freqsP && rankP
+      ? Promise.all([analysisP, freqsP, rankP]).then(([a, freqs, rank]) => timed('keyword', keywordLeg(db, filter, query, a.lexemes ?? [], cfg.keyword, freqs, rank,
+        { enabled: cfg.passages.enabled, k: cfg.passages.k, context: cfg.passages.context, contextWeight: cfg.passages.contextKeywordWeight })))
       : null;
     const entityP = analysisP && cfg.entity.enabled
       ? analysisP.then(async (a) => ({ matched: a.entities ?? [], candidates: await timed('entity', entityLeg(db, filter, a.entities ?? [], cfg.entity)) }))
@@ -190,7 +212,8 @@ export class SearchService {
     const vector = await vectorP;
 
     const others = [...new Set([...(keyword?.candidates ?? []), ...(entity?.candidates ?? [])].map((c) => c.id))];
-    const vec = await timed('vector', vectorLeg(db, filter, vector, others, cfg.vector, cfg.vector.enabled));
+    const vec = await timed('vector', vectorLeg(db, filter, vector, others, cfg.vector, cfg.vector.enabled,
+      { enabled: cfg.passages.enabled, k: cfg.passages.k, context: cfg.passages.context, contextWeight: cfg.passages.contextVectorWeight }));
 
     const tFuse = performance.now();
     const legs: Partial<Record<LegName, Candidate[]>> = {};

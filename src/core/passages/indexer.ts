@@ -1,0 +1,117 @@
+// Writes the search units of stored memories (migration 081): the passages of a long memory and
+// the in-context reading of a short one. Runs after the write is committed, off the request
+// path (the memory itself is searchable at once; its units follow within moments), fed by the
+// memory.written events. Idempotent: a memory's units are replaced, so a redelivered event or
+// an edit just rewrites them.
+import type { Logger } from 'pino';
+import type { Db } from '../../store/db.js';
+import { vectorParam } from '../../store/db.js';
+import type { Embedder } from '../../providers/embedder/types.js';
+import type { BusEvent } from '../../infra/bus/types.js';
+import { Params } from '../memories/params.js';
+import { contextText, PASSAGE_DEFAULTS, splitPassages, type PassageOptions } from './split.js';
+
+export interface IndexOptions extends PassageOptions {
+  context: {
+    /** Write a context unit for short memories that follow others of the same writer and run. */
+    enabled: boolean;
+    /** Earlier memories read before it. */
+    previous: number;
+    /** Only earlier memories of the same run whose time (ts_valid_start, else created_at) is at most this much older. */
+    windowMs: number;
+    /** The same for a memory without a run_id (its writer's earlier memories without one). */
+    noRunWindowMs: number;
+  };
+  /** Memories indexed per round (one embedder call). */
+  batch: number;
+}
+
+export const INDEX_DEFAULTS: IndexOptions = {
+  ...PASSAGE_DEFAULTS,
+  context: { enabled: true, previous: 2, windowMs: 6 * 3_600_000, noRunWindowMs: 30 * 60_000 },
+  batch: 64,
+};
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface Unit { memoryId: string; tenantId: string; ord: number; kind: 'passage' | 'context'; content: string }
+
+export class PassageIndexer {
+  private readonly queue = new Map<string, string>(); // memory id → tenant id, in arrival order
+  private running: Promise<void> | null = null;
+
+  constructor(private readonly deps: { db: Db; embedder: Embedder; log?: Pick<Logger, 'warn'>; options?: IndexOptions }) {}
+
+  private get o(): IndexOptions {
+    return this.deps.options ?? INDEX_DEFAULTS;
+  }
+
+  /** Queues a stored (or edited) memory; its units are (re)written shortly. */
+  enqueue(tenantId: string, memoryId: string) {
+    this.queue.delete(memoryId);
+    this.queue.set(memoryId, tenantId);
+    this.running ??= this.drain().finally(() => { this.running = null; });
+  }
+
+  /** A memory.written event: its memory is (re)indexed; an event without a valid memory id is ignored. */
+  enqueueEvent(event: Pick<BusEvent, 'tenant_id' | 'data'>) {
+    const id = (event.data as { memory_id?: unknown } | null)?.memory_id;
+    if (typeof id === 'string' && UUID_RE.test(id) && event.tenant_id) this.enqueue(event.tenant_id, id.toLowerCase());
+  }
+
+  /** Resolves when every memory queued so far has been indexed. */
+  async settled(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async drain() {
+    while (this.queue.size) {
+      const batch = [...this.queue].slice(0, this.o.batch);
+      for (const [id] of batch) this.queue.delete(id);
+      try {
+        await this.index(batch.map(([id]) => id));
+      } catch (err) {
+        this.deps.log?.warn({ err }, 'indexing passages failed');
+      }
+    }
+  }
+
+  /** The units of these memories, computed, embedded and stored (replacing any earlier ones). */
+  async index(ids: string[]): Promise<number> {
+    const o = this.o;
+    const { rows } = await this.deps.db.query<{ id: string; tenant_id: string; content: string; previous: string[] | null }>(
+      `SELECT m.id, m.tenant_id, m.content,
+              CASE WHEN $2 AND length(m.content) <= $3 THEN (
+                SELECT array_agg(x.content ORDER BY x.write_seq) FROM (
+                  SELECT e.content, e.write_seq FROM memories e
+                  WHERE e.tenant_id = m.tenant_id AND e.agent_id = m.agent_id AND e.write_seq < m.write_seq
+                    AND coalesce(e.fleet_id, '') = coalesce(m.fleet_id, '') AND e.run_id IS NOT DISTINCT FROM m.run_id
+                    AND e.deleted_at IS NULL
+                    AND coalesce(e.ts_valid_start, e.created_at) BETWEEN coalesce(m.ts_valid_start, m.created_at) - make_interval(secs => CASE WHEN m.run_id IS NULL THEN $6 ELSE $4 END)
+                                                                    AND coalesce(m.ts_valid_start, m.created_at)
+                  ORDER BY e.write_seq DESC LIMIT $5) AS x)
+              END AS previous
+       FROM memories m WHERE m.id = ANY($1::uuid[]) AND m.deleted_at IS NULL`,
+      [ids, o.context.enabled, o.minChars, o.context.windowMs / 1000, o.context.previous, o.context.noRunWindowMs / 1000]);
+    const units: Unit[] = [];
+    for (const r of rows) {
+      splitPassages(r.content, o).forEach((content, ord) => units.push({ memoryId: r.id, tenantId: r.tenant_id, ord, kind: 'passage', content }));
+      if (r.previous?.length) units.push({ memoryId: r.id, tenantId: r.tenant_id, ord: -1, kind: 'context', content: contextText(r.previous, r.content) });
+    }
+    const vectors = units.length ? await this.deps.embedder.embed(units.map((u) => u.content)) : [];
+    await this.deps.db.tx(async (q) => {
+      await q.query('DELETE FROM memory_passages WHERE memory_id = ANY($1::uuid[])', [ids]);
+      for (let start = 0; start < units.length; start += 200) {
+        const p = new Params();
+        const tuples = units.slice(start, start + 200).map((u, i) =>
+          `(${p.add(u.memoryId, 'uuid')}, ${p.add(u.ord, 'int')}, ${p.add(u.tenantId)}, ${p.add(u.kind)}, ${p.add(u.content)}, ${p.add(vectorParam(vectors[start + i]), 'vector')})`);
+        // A memory deleted meanwhile is skipped (the join finds no row).
+        await q.query(
+          `INSERT INTO memory_passages (memory_id, ord, tenant_id, kind, content, embedding)
+           SELECT u.* FROM (VALUES ${tuples.join(', ')}) AS u(memory_id, ord, tenant_id, kind, content, embedding)
+           WHERE EXISTS (SELECT 1 FROM memories m WHERE m.id = u.memory_id)`, p.values);
+      }
+    });
+    return units.length;
+  }
+}

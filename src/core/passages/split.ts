@@ -1,0 +1,67 @@
+// Passages of a long memory: sentence-aligned pieces of about targetChars, each starting with
+// the last sentence of the one before (so a fact spanning a boundary is whole in one of them).
+// Pure; the indexer embeds and stores them.
+
+export interface PassageOptions {
+  /** Memories at most this long are not split (they are one unit already). */
+  minChars: number;
+  /** Passage length aimed at; a passage ends at the sentence that would take it past this. */
+  targetChars: number;
+  /** Passages per memory at most (the rest of a huge memory is still matched as a whole). */
+  maxPassages: number;
+}
+
+export const PASSAGE_DEFAULTS: PassageOptions = { minChars: 500, targetChars: 400, maxPassages: 200 };
+
+/** Sentences and lines of a text; a run-on piece longer than `max` is cut at spaces. */
+export function sentences(text: string, max: number): string[] {
+  const out: string[] = [];
+  for (const line of text.split(/\n+/)) {
+    for (const raw of line.split(/(?<=[.!?…。])["')\]]*\s+(?=\S)/u)) {
+      let s = raw.trim();
+      while (s.length > max) {
+        const cut = s.lastIndexOf(' ', max);
+        const at = cut > max / 2 ? cut : max;
+        out.push(s.slice(0, at).trim());
+        s = s.slice(at).trim();
+      }
+      if (s) out.push(s);
+    }
+  }
+  return out;
+}
+
+export function splitPassages(text: string, o: PassageOptions = PASSAGE_DEFAULTS): string[] {
+  if (text.length <= o.minChars) return [];
+  const parts = sentences(text, o.targetChars);
+  const out: string[] = [];
+  let cur: string[] = [];
+  let len = 0;
+  for (const s of parts) {
+    if (len > 0 && len + 1 + s.length > o.targetChars) {
+      out.push(cur.join(' '));
+      if (out.length >= o.maxPassages) return out;
+      // Overlap: the last sentence opens the next passage, unless it alone fills half of one.
+      const last = cur[cur.length - 1];
+      cur = last.length <= o.targetChars / 2 ? [last] : [];
+      len = cur.length ? last.length : 0;
+    }
+    cur.push(s);
+    len += (len ? 1 : 0) + s.length;
+  }
+  if (cur.length) {
+    const tail = cur.join(' ');
+    // A tail that is only the overlap sentence adds nothing.
+    if (!(out.length && out[out.length - 1].endsWith(tail))) out.push(tail);
+  }
+  return out;
+}
+
+/**
+ * The text of a memory read in context: the memories its writer wrote just before it (oldest
+ * first, each clipped), then the memory itself.
+ */
+export function contextText(previous: readonly string[], content: string, clipChars = 200): string {
+  const clip = (s: string) => (s.length <= clipChars ? s : `${s.slice(0, clipChars - 1).trimEnd()}…`);
+  return [...previous.map(clip), content].join('\n');
+}

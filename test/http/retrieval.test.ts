@@ -1,0 +1,169 @@
+// Retrieval over HTTP: BM25 ranking of the keyword leg, passages of long memories, the
+// in-context units the service writes after each memory, and exact duplicates refused before
+// anything is embedded.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ LOCI_SEARCH_CONFIG: JSON.stringify({ keyword: { statsMaxAgeMs: 0 } }) });
+});
+afterAll(async () => t?.close());
+
+async function write(tenant: string, content: string, extra: Record<string, unknown> = {}) {
+  const r = await t.api('POST', '/api/v1/memories', { body: { tenant_id: tenant, agent_id: 'a1', content, ...extra } });
+  if (r.status !== 201) throw new Error(`write failed: ${r.status} ${r.text}`);
+  return r.body;
+}
+
+async function search(tenant: string, query: string, extra: Record<string, unknown> = {}) {
+  const r = await t.api('POST', '/api/v1/search', { body: { tenant_id: tenant, query, top_k: 10, diagnostic: true, ...extra } });
+  if (r.status !== 200) throw new Error(`search failed: ${r.status} ${r.text}`);
+  return r.body.items as any[];
+}
+
+/** Until every written memory's passages and in-context units are stored. */
+async function indexed() {
+  await t.services.bus.drain();
+  await t.services.passages.settled();
+}
+
+describe('keyword leg ranks like BM25', () => {
+  const T = 'bm25';
+  let short: any;
+  let long: any;
+  let rare: any;
+  beforeAll(async () => {
+    expect(t.services.search.keywordRanking ?? await t.services.search.keywordRank()).toBe('bm25');
+    short = await write(T, 'Marisol tuned the cello before the recital.');
+    long = await write(T, 'Marisol spent the afternoon cleaning the garage, sorting old magazines, repairing a bicycle ' +
+      'wheel, watering the tomatoes and answering letters, and at some point she mentioned the cello in passing.');
+    rare = await write(T, 'The quokka enclosure at the zoo reopened after the storm.');
+    for (let i = 0; i < 6; i++) await write(T, `The recital program number ${i} lists pieces for the orchestra and the choir.`);
+  });
+
+  it('a match in a short memory ranks above the same match in a long one (length normalisation)', async () => {
+    const items = await search(T, 'cello');
+    const rank = (id: string) => items.find((i) => i.id === id)?.diagnostic.ranks.keyword;
+    expect(rank(short.id)).toBe(1);
+    expect(rank(long.id)).toBe(2);
+  });
+
+  it('a rare word outweighs a common one (idf)', async () => {
+    const items = await search(T, 'recital quokka');
+    expect(items.find((i) => i.diagnostic.ranks.keyword === 1)?.id).toBe(rare.id);
+  });
+});
+
+/** A long memory: 14 paragraphs on different things; the fact asked about is in the middle. */
+function longDiary(fact: string): string {
+  const topics = [
+    'The ferry left the harbour at dawn and the gulls followed it for an hour while the deck crew coiled ropes.',
+    'Breakfast on board was porridge with lingonberries, strong coffee and a slice of brown cheese.',
+    'A retired geologist explained how the fjord walls were carved by glaciers over many ice ages.',
+    'We counted eleven waterfalls on the western side, some of them thin as threads of silk.',
+    'The guide warned that the mountain road closes when snow arrives, sometimes as early as October.',
+    'At the market in the old town a fisherman sold dried cod stacked like firewood.',
+    fact,
+    'Dinner was reindeer stew in a wooden hall lit by candles and a crackling stove.',
+    'A choir rehearsed in the cathedral and we listened from the back pews for half an hour.',
+    'The museum of polar exploration displayed sledges, skis and a tattered canvas tent.',
+    'Late at night the northern lights appeared as a green curtain moving over the bay.',
+    'The hotel receptionist recommended a bakery that opens at six for cinnamon buns.',
+    'On the last morning the train climbed through tunnels and across a high plateau of lakes.',
+    'We arrived home tired, with a suitcase full of wool socks and smoked salmon.',
+  ];
+  return topics.map((s) => `${s} ${s.replace(/\.$/, '')} — that stayed with us for the rest of the day.`).join('\n\n');
+}
+
+describe('passages of long memories', () => {
+  const T = 'passages';
+  let target: any;
+  beforeAll(async () => {
+    target = await write(T, longDiary('The lighthouse keeper in Tromsø painted his front door teal to match the boats in the harbour.'));
+    expect(target.content.length).toBeGreaterThan(3000);
+    await write(T, longDiary('My cousin collects antique compasses and keeps them in a glass cabinet.'), { agent_id: 'a2' });
+    await write(T, longDiary('The rental car had a flat tyre outside a petrol station near Alta.'), { agent_id: 'a3' });
+    await write(T, 'The lighthouse in our town is open to visitors on Sundays.');
+    await write(T, 'Harbour fees went up this year for every boat owner.');
+    await indexed();
+  });
+
+  it('stores sentence-aligned, overlapping passages of a memory over 500 characters', async () => {
+    const { rows } = await t.services.db.query<{ ord: number; content: string }>(
+      `SELECT ord, content FROM memory_passages WHERE memory_id = $1 AND kind = 'passage' ORDER BY ord`, [target.id]);
+    expect(rows.length).toBeGreaterThanOrEqual(8);
+    for (const r of rows) expect(r.content.length).toBeLessThanOrEqual(520);
+    expect(rows.filter((r) => r.content.includes('painted his front door teal')).length).toBeGreaterThanOrEqual(1);
+    // Overlap: each passage after the first starts with a sentence that closed the one before.
+    const firstSentence = (s: string) => s.split(/(?<=[.!?])\s+/)[0];
+    expect(rows[0].content.includes(firstSentence(rows[1].content))).toBe(true);
+  });
+
+  it('finds a long memory by a question about its middle, ranked first', async () => {
+    const items = await search(T, 'What colour did the lighthouse keeper paint his door?');
+    expect(items[0].id).toBe(target.id);
+    // The vector leg reaches it through its passage: the best unit is closer than the whole memory.
+    const { rows: [whole] } = await t.services.db.query<{ s: number }>(
+      `SELECT 1 - (m.embedding <=> (SELECT embedding FROM memory_passages WHERE memory_id = $1 AND content LIKE '%front door teal%' LIMIT 1)) AS s
+       FROM memories m WHERE m.id = $1`, [target.id]);
+    expect(Number(whole.s)).toBeLessThan(0.95);
+    expect(items[0].diagnostic.ranks.vector).toBe(1);
+  });
+
+  it('a short memory gets no passages; deleting a memory removes its units', async () => {
+    const short = await write(T, 'A short note about nothing much.');
+    await indexed();
+    const count = async (id: string) => Number((await t.services.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM memory_passages WHERE memory_id = $1 AND kind = 'passage'`, [id])).rows[0].n);
+    expect(await count(short.id)).toBe(0);
+    const doomed = await write(T, longDiary('A throwaway sentence about a yellow kayak.'), { agent_id: 'a4' });
+    await indexed();
+    expect(await count(doomed.id)).toBeGreaterThan(0);
+    const del = await t.api('DELETE', `/api/v1/memories/${doomed.id}?tenant_id=${T}&agent_id=a4`);
+    expect(del.status).toBeLessThan(300);
+    const items = await search(T, 'yellow kayak');
+    expect(items.map((i) => i.id)).not.toContain(doomed.id);
+  });
+});
+
+describe('context written by the service', () => {
+  const T = 'context';
+  it('a terse reply is found through the turns its writer wrote just before it in the same run', async () => {
+    const run = { run_id: 'chat-7', ts_valid_start: '2024-05-08T13:56:00Z' };
+    for (let i = 0; i < 4; i++) await write(T, `Unrelated note ${i}: the printer on floor ${i + 2} needs toner.`);
+    await write(T, 'Caroline: Have you been back to the bouldering gym since your shoulder healed?', run);
+    const reply = await write(T, 'Melanie: Yes, twice last month!', run);
+    const alone = await write(T, 'Melanie: Yes, twice last month!', { agent_id: 'a9' }); // no predecessors: no context
+    await indexed();
+    const { rows } = await t.services.db.query<{ content: string }>(
+      `SELECT content FROM memory_passages WHERE memory_id = $1 AND kind = 'context'`, [reply.id]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].content).toContain('bouldering gym');
+    // The same words without their context rank below the reply (the question itself may rank first).
+    const items = await search(T, 'How often did Melanie go to the bouldering gym?');
+    const rank = (id: string) => items.findIndex((i) => i.id === id);
+    expect(rank(reply.id)).toBeGreaterThanOrEqual(0);
+    expect(rank(reply.id)).toBeLessThanOrEqual(1);
+    expect(rank(reply.id)).toBeLessThan(rank(alone.id));
+    expect(items[rank(reply.id)].diagnostic.ranks.vector).toBeLessThan(items[rank(alone.id)].diagnostic.ranks.vector);
+  });
+});
+
+describe('exact duplicates', () => {
+  it('are answered 409 before any embedding is computed', async () => {
+    const first = await write('dups', 'The staging cluster runs in eu-west-3.');
+    const spy = vi.spyOn(t.services.embedder, 'embed');
+    try {
+      const dup = await t.api('POST', '/api/v1/memories', { body: { tenant_id: 'dups', agent_id: 'a1', content: '  The staging cluster runs in eu-west-3. ' } });
+      expect(dup.status).toBe(409);
+      expect(dup.body.existing_id).toBe(first.id);
+      expect(spy).not.toHaveBeenCalled();
+      const fresh = await t.api('POST', '/api/v1/memories', { body: { tenant_id: 'dups', agent_id: 'a1', content: 'The staging cluster moved to eu-north-1.' } });
+      expect(fresh.status).toBe(201);
+      expect(spy).toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});
