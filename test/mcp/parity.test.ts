@@ -1,7 +1,7 @@
 // Parity: every tool (every op) does what its REST twin does. Reads of the same state answer the
 // same body both ways; writes of like input answer bodies that differ only in what names the new
 // row (id, times, the text given) — and the rows they leave behind read the same.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { caller, httpClient, ok, refused, type Call } from './helpers.js';
@@ -159,6 +159,28 @@ describe('MCP and REST give the same results', () => {
     expect(await rest('DELETE', '/api/v1/loci/keystones/exact-a')).toEqual({ deleted: true, doc_id: 'exact-a' });
     expect(await ok(call, 'loci_keystones_set', { op: 'delete', doc_id: 'exact-b' })).toEqual({ deleted: true, doc_id: 'exact-b' });
     expect(await ok(call, 'loci_keystones')).toMatchObject({ count: 0, rules: [] });
+  });
+
+  it('a failing embedder is the same 503 for memory and document search and writes, on both surfaces', async () => {
+    const fail = () => Promise.reject(new Error('model crashed'));
+    const spies = [vi.spyOn(t.services.embedder, 'embed').mockImplementation(fail), vi.spyOn(t.services.queryEmbedder, 'embed').mockImplementation(fail)];
+    try {
+      const q = `embedder outage ${crypto.randomUUID()}`;
+      const calls: [string, string, Record<string, unknown>, string, Record<string, unknown>][] = [
+        ['POST', '/api/v1/search', { query: q }, 'loci_recall', { query: q }],
+        ['POST', '/api/v1/documents/search', { query: q }, 'loci_doc', { op: 'search', query: q }],
+        ['POST', '/api/v1/memories', { agent_id: 'pat', content: q }, 'loci_write', { content: q }],
+        ['POST', '/api/v1/documents', { collection: 'kb', doc_id: 'down', data: { q } }, 'loci_doc', { op: 'write', collection: 'kb', doc_id: 'down', data: { q } }],
+      ];
+      for (const [method, path, body, tool, args] of calls) {
+        const r = await t.api(method, path, { key, body: { tenant_id: T, ...body } });
+        expect(r.status, `${path} ${r.text}`).toBe(503);
+        expect(r.headers.get('retry-after')).toBe('1');
+        expect(await refused(call, 503, tool, args)).toEqual(r.body);
+      }
+    } finally {
+      for (const s of spies) s.mockRestore();
+    }
   });
 
   it('refuses the same way: the tool error is the REST error body', async () => {
