@@ -40,6 +40,8 @@ describe('loci mcp with LOCI_URL and LOCI_API_KEY (proxy to a running server)', 
     try {
       expect(s.client.getInstructions()).toContain('Proxy rule');
       expect((await s.client.listTools()).tools).toHaveLength(9);
+      // Active skills are prompts, through the proxy too (none are active here).
+      expect((await s.client.listPrompts()).prompts).toEqual([]);
       const call = caller(s.client);
       await everyTool(call, { tenant: T, agent: 'bob', tag: 'p1' });
       await refusals(call, { tenant: T, agent: 'bob', tag: 'p2' });
