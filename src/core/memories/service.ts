@@ -13,7 +13,7 @@ import { editedMarks, indexedTitle } from '../enrich/types.js';
 import {
   type Caller, checkReadFleets, confinedFleet, isAdmin, requireAuth, requireTrust, resolveAgent, resolveTenant, resolveWriteFleet, TRUST,
 } from '../caller.js';
-import { DomainError, badRequest, conflict, invalid, notFound } from '../errors.js';
+import { DomainError, badRequest, conflict, invalid, notFound, embedderUnavailable } from '../errors.js';
 import { linksFor, recordExtraction, withdrawMemory } from '../entities/store.js';
 import { supersededByPrecheck } from '../contradictions/precheck.js';
 import { contentHash, indexText, normaliseContent } from './content.js';
@@ -206,7 +206,7 @@ export class MemoryService {
     const [vectors, extraction] = await Promise.all([
       this.deps.embedder.embed([text]).catch((err) => {
         this.deps.log?.warn({ err }, 'embedding failed');
-        throw new DomainError(503, 'Service Unavailable', 'The embedder is unavailable; retry later', {}, { 'retry-after': '1' });
+        throw embedderUnavailable();
       }),
       this.extract(text),
     ]);
