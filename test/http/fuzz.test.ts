@@ -12,8 +12,8 @@ import { headerValue, rawBody, urlPart, valueFor, type Seeds } from '../helpers/
 import { httpClient } from '../mcp/helpers.js';
 
 const SEED = 20261123;
-const HTTP_RUNS = 800;
-const MCP_RUNS = 300;
+const HTTP_RUNS = 500;
+const MCP_RUNS = 250;
 const REQUEST_TIMEOUT_MS = 20_000;
 const T = 'fuzz';
 const VICTIM = 'victim';
