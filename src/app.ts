@@ -24,6 +24,7 @@ import { bulkRoutes } from './http/memories-bulk.js';
 import { skillRoutes } from './http/skills.js';
 import { keystoneRoutes } from './http/keystones.js';
 import { mcpRoutes } from './mcp/http.js';
+import { clientErrorHandler } from './http/client-errors.js';
 
 export async function buildApp(services: Services): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
@@ -39,6 +40,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       void sendProblem(reply, tooLong ? 414 : 400, tooLong ? 'URI Too Long' : 'Bad Request',
         tooLong ? 'A path segment is longer than 256 characters' : 'The URL is not validly percent-encoded');
     },
+    clientErrorHandler,
   });
   registerValidation(app);
   registerErrorHandling(app);
