@@ -61,7 +61,7 @@ describe('standalone on loopback', () => {
     expect(wrong.headers.get('content-type')).toContain('application/problem+json');
     const extra = await fetch(`${t.url}/api/v1/auth/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key: agentKey, tenant: 'x' }) });
     expect(extra.status).toBe(422);
-    expect((await extra.json()).detail[0]).toMatchObject({ loc: ['body', 'tenant'], type: 'extra_forbidden' });
+    expect(((await extra.json()) as any).detail[0]).toMatchObject({ loc: ['body', 'tenant'], type: 'extra_forbidden' });
   });
 
   it('plugin boot: verify, then keystones from /api/v1/memclaw/keystones as the plugin asks for them', async () => {
