@@ -25,6 +25,7 @@ import { skillRoutes } from './http/skills.js';
 import { keystoneRoutes } from './http/keystones.js';
 import { mcpRoutes } from './mcp/http.js';
 import { clientErrorHandler } from './http/client-errors.js';
+import { authVerifyRoutes } from './http/auth-verify.js';
 
 export async function buildApp(services: Services): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
@@ -72,6 +73,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
 
   await app.register(systemRoutes(services));
   await app.register(keyRoutes(services));
+  await app.register(authVerifyRoutes(services));
   await app.register(memoryRoutes(services));
   await app.register(bulkRoutes(services));
   await app.register(adminRoutes(services));
