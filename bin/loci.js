@@ -4,5 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
-const r = spawnSync(process.execPath, ['--import', 'tsx', main, ...process.argv.slice(2)], { stdio: 'inherit' });
+// tsx resolved from this checkout, so the command works from any directory.
+const tsx = import.meta.resolve('tsx');
+const r = spawnSync(process.execPath, ['--import', tsx, main, ...process.argv.slice(2)], { stdio: 'inherit' });
 process.exit(r.status ?? 1);

@@ -93,14 +93,15 @@ export async function send<T>(t: TransportOptions, call: Call): Promise<Answer<T
     headers['content-type'] = 'application/json';
   }
   const maxRetries = call.maxRetries ?? t.retry.maxRetries;
-  for (let attempt = 0; ; attempt++) {
+  const started = Date.now();
+  for (let attempt = 0, waits = 0; ; attempt++) {
     let res: Response;
     try {
       res = await t.fetch(url, { method: call.method.toUpperCase(), headers, body: payload, signal: call.signal });
     } catch (err) {
       if (call.signal?.aborted) throw err;
-      if (!call.safe || attempt >= maxRetries) throw new LociConnectionError(call.method, call.path, err);
-      const delayMs = retryDelayMs(attempt, null, t.retry);
+      if (!call.safe || attempt - waits >= maxRetries) throw new LociConnectionError(call.method, call.path, err);
+      const delayMs = retryDelayMs(attempt - waits, null, t.retry);
       t.onRetry?.({ method: call.method, path: call.path, retry: attempt + 1, delayMs, status: null, error: err });
       await sleep(delayMs, call.signal);
       continue;
@@ -108,8 +109,12 @@ export async function send<T>(t: TransportOptions, call: Call): Promise<Answer<T
     if (res.ok) return { status: res.status, headers: res.headers, data: (await parseBody(res)) as T };
     const body = await parseBody(res);
     const retryAfter = parseRetryAfter(res.headers.get('retry-after'));
-    if (attempt < maxRetries && retryableStatus(res.status, retryAfter !== null, call.safe)) {
-      const delayMs = retryDelayMs(attempt, retryAfter, t.retry);
+    // A 409 with Retry-After: the server is still doing this very request (same Idempotency-Key).
+    // Waiting for it is always right, so it does not use up retries, only the in-flight wait budget.
+    const inFlight = res.status === 409 && retryAfter !== null && call.safe && Date.now() - started < t.retry.maxInFlightWaitMs;
+    if (inFlight || (attempt - waits < maxRetries && retryableStatus(res.status, retryAfter !== null, call.safe))) {
+      if (inFlight) waits++;
+      const delayMs = retryDelayMs(attempt - waits, retryAfter, t.retry);
       t.onRetry?.({ method: call.method, path: call.path, retry: attempt + 1, delayMs, status: res.status });
       await sleep(delayMs, call.signal);
       continue;

@@ -7,9 +7,11 @@ export interface RetryPolicy {
   baseDelayMs: number;
   /** Longest wait between tries in ms (default 30 000), Retry-After included. */
   maxDelayMs: number;
+  /** How long a call waits, in all, for the same request still running on the server (409 with Retry-After; default 120 000). */
+  maxInFlightWaitMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 5, baseDelayMs: 250, maxDelayMs: 30_000 };
+export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 5, baseDelayMs: 250, maxDelayMs: 30_000, maxInFlightWaitMs: 120_000 };
 
 /**
  * Statuses worth another try: 429 and 503 always (the server refused before doing the work); 502 and
