@@ -219,9 +219,12 @@ async function importMemories(c: LociClient, file: string, o: RemoteOptions & { 
 async function restoreStatuses(c: LociClient, items: ImportItem[], ids: (string | null)[]): Promise<number> {
   const want = new Map<string, string>();
   items.forEach((it, i) => {
+    // A line without a status leaves the row as the server judged it.
     const id = ids[i];
-    if (id) want.set(id, it.then ?? (it.item.status as string | undefined) ?? 'active');
+    const status = it.then ?? (it.item.status as string | undefined);
+    if (id && status) want.set(id, status);
   });
+  if (!want.size) return 0;
   const have = new Map<string, { status: string; deleted: boolean }>();
   const who = await c.system.whoami();
   const tenant_id = await c.tenant();

@@ -92,6 +92,18 @@ describe('@loci/client', () => {
     expect(again.results.map((r) => r.id)).toEqual(firstIds);
     expect((await direct.memories.stats()).total).toBe(150);
   }, 120_000);
+
+  it('waits out the same bulk attempt still running on the server and gets its answer', async () => {
+    const retries: RetryInfo[] = [];
+    const c = new LociClient({ baseUrl: t.url, apiKey: await t.key('sdk-inflight'), onRetry: (r) => retries.push(r), retry: { maxRetries: 0 } });
+    const items = Array.from({ length: 60 }, (_, i) => ({ content: `In flight memory ${i} for cluster ${i * 613}` }));
+    // Two sends of one attempt at once: the second finds the first in flight (409 + Retry-After) and waits for it.
+    const [a, b] = await Promise.all([c.memories.bulk('same-attempt', { items }), c.memories.bulk('same-attempt', { items })]);
+    expect(a.created).toBe(60);
+    expect(b.results.map((r) => r.id)).toEqual(a.results.map((r) => r.id));
+    expect(retries.some((r) => r.status === 409)).toBe(true);
+    expect((await c.memories.stats()).total).toBe(60);
+  }, 120_000);
 });
 
 describe('@loci/client retries', () => {
