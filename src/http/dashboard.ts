@@ -72,7 +72,7 @@ export function contentSecurityPolicy(indexHtml: string): string {
     .map((m) => `'sha256-${createHash('sha256').update(m[1]).digest('base64')}'`);
   return [
     "default-src 'self'", `script-src 'self' ${maps.join(' ')}`, "style-src 'self' 'unsafe-inline'", "img-src 'self' data: blob:",
-    "connect-src 'self'", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "form-action 'self'",
+    "connect-src 'self'", "worker-src 'self' blob:", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "form-action 'self'",
   ].join('; ');
 }
 
