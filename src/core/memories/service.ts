@@ -573,6 +573,21 @@ export class MemoryService {
     return Number(rows[0].n);
   }
 
+  /**
+   * Memories written per UTC day over the last `days` days (deleted ones included: they were
+   * written), for what the caller can see. Days without writes are absent.
+   */
+  async writesPerDay(caller: Caller, q: { tenant_id?: string; fleet_id?: string; agent_id?: string; days: number }): Promise<{ day: string; writes: number }[]> {
+    const a = this.reader(caller, q.tenant_id, q.agent_id, [q.fleet_id]);
+    const p = new Params();
+    const w = listConditions(p, { tenantId: a.tenantId, viewer: a.agentId, allVisibilities: false, fleetId: q.fleet_id, includeDeleted: true, scope: a.scope });
+    w.push(`m.created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - make_interval(days => ${p.add(q.days - 1, 'int')})`);
+    const { rows } = await this.deps.db.query<{ day: string; n: number }>(
+      `SELECT to_char(date_trunc('day', m.created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day, count(*)::int AS n
+       FROM memories m WHERE ${w.join(' AND ')} GROUP BY 1 ORDER BY 1`, p.values);
+    return rows.map((r) => ({ day: r.day, writes: Number(r.n) }));
+  }
+
   /** Tenants that hold memories: all of them for an admin, otherwise the caller's own and readable ones. */
   async tenants(caller: Caller): Promise<string[]> {
     requireAuth(caller);
