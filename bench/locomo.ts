@@ -26,8 +26,8 @@ export const DEV_CONVERSATIONS = 5;
 
 const log = (msg: string) => console.log(`[locomo bench] ${msg}`);
 
-interface Turn { speaker: string; dia_id: string; text: string; blip_caption?: string }
-interface Qa { question: string; evidence: unknown[]; category: number }
+export interface Turn { speaker: string; dia_id: string; text: string; blip_caption?: string }
+export interface Qa { question: string; evidence: unknown[]; category: number }
 export interface Sample { sample_id: string; conversation: Record<string, unknown>; qa: Qa[] }
 
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
@@ -250,7 +250,7 @@ export function printSplit(name: string, s: ReturnType<typeof splitSummary>) {
 /** Waits until the service has written every memory's passages and in-context units; seconds waited. */
 export async function unitsIndexed(srv: BenchServer): Promise<number> {
   const t = performance.now();
-  await srv.services.bus.drain();
+  await srv.services.bus.drain(3_600_000);
   await srv.services.passages.settled();
   return (performance.now() - t) / 1000;
 }

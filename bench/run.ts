@@ -7,6 +7,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   search: async () => (await import('./search.js')).runSearchBench(),
   bulk: async () => (await import('./bulk.js')).runBulkBench(),
   locomo: async () => (await import('./locomo.js')).runLocomoBench(),
+  longmem: async () => (await import('./longmem.js')).runLongMemBench(),
   forge: async () => (await import('./forge.js')).runForgeBench(),
   soak: async () => (await import('./soak.js')).runSoakBench(),
 };
