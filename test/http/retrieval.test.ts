@@ -134,7 +134,7 @@ describe('context written by the service', () => {
     for (let i = 0; i < 4; i++) await write(T, `Unrelated note ${i}: the printer on floor ${i + 2} needs toner.`);
     await write(T, 'Caroline: Have you been back to the bouldering gym since your shoulder healed?', run);
     const reply = await write(T, 'Melanie: Yes, twice last month!', run);
-    const alone = await write(T, 'Melanie: Yes, twice last month!', { agent_id: 'a9' }); // no predecessors: no context
+    const alone = await write(T, 'Melanie: Yes, twice last month!', { agent_id: 'a9', run_id: 'chat-8' }); // no predecessors: no context
     await indexed();
     const { rows } = await t.services.db.query<{ content: string }>(
       `SELECT content FROM memory_passages WHERE memory_id = $1 AND kind = 'context'`, [reply.id]);

@@ -19,7 +19,10 @@ export interface IndexOptions extends PassageOptions {
     previous: number;
     /** Only earlier memories of the same run whose time (ts_valid_start, else created_at) is at most this much older. */
     windowMs: number;
-    /** The same for a memory without a run_id (its writer's earlier memories without one). */
+    /**
+     * The same for a memory without a run_id (its writer's earlier memories without one); 0: none.
+     * Off by default: a writer's unrelated notes are not one conversation, and each unit costs an embedding.
+     */
     noRunWindowMs: number;
   };
   /** Memories indexed per round (one embedder call). */
@@ -28,7 +31,7 @@ export interface IndexOptions extends PassageOptions {
 
 export const INDEX_DEFAULTS: IndexOptions = {
   ...PASSAGE_DEFAULTS,
-  context: { enabled: true, previous: 2, windowMs: 6 * 3_600_000, noRunWindowMs: 30 * 60_000 },
+  context: { enabled: true, previous: 2, windowMs: 6 * 3_600_000, noRunWindowMs: 0 },
   batch: 64,
 };
 
@@ -81,7 +84,7 @@ export class PassageIndexer {
     const o = this.o;
     const { rows } = await this.deps.db.query<{ id: string; tenant_id: string; content: string; previous: string[] | null }>(
       `SELECT m.id, m.tenant_id, m.content,
-              CASE WHEN $2 AND length(m.content) <= $3 THEN (
+              CASE WHEN $2 AND length(m.content) <= $3 AND (m.run_id IS NOT NULL OR $6 > 0) THEN (
                 SELECT array_agg(x.content ORDER BY x.write_seq) FROM (
                   SELECT e.content, e.write_seq FROM memories e
                   WHERE e.tenant_id = m.tenant_id AND e.agent_id = m.agent_id AND e.write_seq < m.write_seq
