@@ -38,6 +38,8 @@ export interface SentenceInfo {
   kv: boolean;
   /** Content keys of a note's value (after the key). */
   kvValue: Set<string>;
+  /** The note's value is short: a value, not a sentence. */
+  kvShort: boolean;
   polarity: number;
   values: string[];
   versions: number;
@@ -406,6 +408,9 @@ function analyzeSentence(full: string, lowerInitial: Lower = null): SentenceInfo
     counted,
     kv,
     kvValue: new Set(kv ? toks.slice(subjectToks.length).filter((t) => t.content).map((t) => t.key) : []),
+    // a value of at most three words and no verb ("dana", "us-east-1", "$25/month"), not a sentence
+    kvShort: kv && toks.slice(subjectToks.length).filter((t) => t.content).length <= 3 &&
+      !toks.slice(subjectToks.length).some((t) => t.kind === 'word' && (VERB_STEMS.has(t.key) || /(?:ed|ing)$/.test(t.low))),
     polarity: toks.filter((t) => t.kind === 'neg').length % 2,
     values,
     versions: values.filter((v) => /^\d+\.\d+/.test(v)).length,
@@ -675,6 +680,10 @@ function compareSubjects(x: Subject, y: Subject): 'same' | 'different' {
   // "Tickets for children" / "Tickets": a qualifier the other subject does not name is another instance.
   const qualified = (p: Subject, q: Subject) => p.mods.length > 0 && !p.mods.some((k) => q.keys.some((m) => same(k, m)));
   if (qualified(x, y) || qualified(y, x)) return 'different';
+  // "deploy owner" / "release owner": one head, each with a modifier the other lacks.
+  const onlyX = x.keys.filter((k) => !y.keys.some((m) => same(k, m)));
+  const onlyY = y.keys.filter((k) => !x.keys.some((m) => same(k, m)));
+  if (x.head && y.head && same(x.head, y.head) && onlyX.length > 0 && onlyY.length > 0 && !x.headIsName) return 'different';
   if (x.names.length && y.names.length) {
     // Each side has a name the other lacks: "Project Apollo" / "Project Hermes", "Pro plan" / "Basic plan".
     const onlyX = x.names.filter((k) => !y.names.some((m) => same(k, m)));
@@ -864,7 +873,7 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // Two notes with the same key and wholly different values ("deploy owner: dana" / "deploy owner: ravi"),
   // unless the key holds many values ("likes: …", "tools: …").
   // (a short value: a note whose value is a sentence is a title and its text, not a key and its value)
-  const kvReplace = a.kv && b.kv && rel === 'same' && a.kvValue.size > 0 && b.kvValue.size > 0 && a.kvValue.size <= 3 && b.kvValue.size <= 3 &&
+  const kvReplace = a.kvShort && b.kvShort && rel === 'same' && a.kvValue.size > 0 && b.kvValue.size > 0 &&
     ![...b.kvValue].some((k) => [...a.kvValue].some((x) => near(k, x))) && !MULTI_KEY.test(b.subject.keys.at(-1) ?? '') && !b.marks.has('multi');
   // What each sentence is about besides its subject: its other content words, verbs left out. Two
   // changes of one package that share none of them are changes of two things ("Use salsa Vcs-*
@@ -879,7 +888,7 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   const tb2 = topicOf(b, newer);
   const rest = (x: SentenceInfo, m: MemoryInfo) => [...x.keys].filter((k) => !(m.titled && m.anchors.keys.includes(k)));
   const [ra, rb] = [rest(a, older), rest(b, newer)];
-  const shortKv = (x: SentenceInfo) => x.kv && x.kvValue.size <= 3;
+  const shortKv = (x: SentenceInfo) => x.kvShort;
   const topicDisjoint = !shortKv(a) && !shortKv(b) && ta2.length + tb2.length >= 4 &&
     !ta2.some((k) => rb.some((m) => near(k, m))) && !tb2.some((k) => ra.some((m) => near(k, m)));
   const holderNew = rel !== 'different' && TRANSFER.test(b.text.toLowerCase()) && (OWNERSHIP.test(a.text.toLowerCase()) || TRANSFER.test(a.text.toLowerCase())) && hunks.length > 0;
