@@ -22,8 +22,10 @@ declare module 'fastify' {
 const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as (a: Ajv) => Ajv;
 const dateTimeShape = (fullFormats['date-time'] as { validate: (s: string) => boolean }).validate;
 
-function makeAjv(coerceTypes: boolean | 'array', removeAdditional = true) {
-  const ajv = new Ajv({ allErrors: true, verbose: true, useDefaults: true, removeAdditional, strict: false, coerceTypes });
+// Nothing is removed: a field a schema does not take (additionalProperties: false) is a 422 naming
+// it (extra_forbidden), never dropped — a client learns its filter or field did not apply.
+function makeAjv(coerceTypes: boolean | 'array') {
+  const ajv = new Ajv({ allErrors: true, verbose: true, useDefaults: true, removeAdditional: false, strict: false, coerceTypes });
   addFormats(ajv);
   // Formats narrowed to what Postgres stores: ajv's uuid also takes `urn:uuid:…`, and its
   // date-time takes year 0000 and offsets up to ±23:59, which the database refuses.
@@ -48,7 +50,7 @@ let argumentsAjv: Ajv | undefined;
  * believing a filter applied.
  */
 export function compileArgumentsValidator(schema: object) {
-  argumentsAjv ??= makeAjv(false, false);
+  argumentsAjv ??= makeAjv(false);
   return argumentsAjv.compile(schema);
 }
 
