@@ -12,7 +12,7 @@ const VISIBILITIES = ['scope_agent', 'scope_team', 'scope_org'];
 const SORTS = ['created_at', 'weight', 'memory_type', 'agent_id', 'status', 'recall_count', 'fleet_id', 'expires_at', 'deleted_at'];
 const UNDO_MS = 8000;
 
-const Select = ({ value, onChange, options, blank }) => html`<select value=${value} onChange=${(e) => onChange(e.target.value)}>
+const Select = ({ id, value, onChange, options, blank }) => html`<select id=${id} value=${value} onChange=${(e) => onChange(e.target.value)}>
   ${blank !== undefined ? html`<option value="">${blank}</option>` : null}
   ${options.map((o) => html`<option value=${o}>${o}</option>`)}</select>`;
 
