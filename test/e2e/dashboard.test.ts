@@ -88,6 +88,12 @@ describe.skipIf(!executable)('dashboard in a browser', () => {
       return detail.locator('.contradictions').textContent();
     }, { timeout: 30_000, interval: 1000 }).toContain('Ivan lives in Oslo.');
     await shot('memories-detail');
+    // The supersedes chain both ways: to the older memory and back.
+    await detail.locator('ol.chain').getByRole('button', { name: 'Ivan lives in Oslo.' }).click();
+    await detail.locator('.content', { hasText: 'Ivan lives in Oslo.' }).waitFor();
+    expect(await detail.locator('dl.fields').textContent()).toContain('outdated');
+    await detail.locator('ol.chain').getByRole('button', { name: 'Ivan moved to Bergen.' }).click();
+    await detail.locator('.content', { hasText: 'Ivan moved to Bergen.' }).waitFor();
 
     // Delete, undo, delete for good.
     const id = await page.locator('tr.selected').first().getAttribute('data-id');
@@ -161,12 +167,12 @@ describe.skipIf(!executable)('dashboard in a browser', () => {
         if (i % 2) relations.push({ id: 's' + i, subject_entity_id: 'n' + i, object_entity_id: 'n' + Math.floor(Math.random() * N), predicate: 'knows', mention_count: 1 });
       }
       const t0 = performance.now();
-      const d = drawGraph(box, { entities, relations }, { layoutMs: 3000 });
+      const d = drawGraph(box, { entities, relations }, { layoutMs: 60000 });
       await new Promise((r) => requestAnimationFrame(() => r()));
       const firstFrame = performance.now() - t0;
       let last = performance.now(), worst = 0; const gaps = [];
-      const until = last + 2500;
-      while (performance.now() < until) {
+      const start = last;
+      while (gaps.length < 5 && performance.now() - start < 20000) {
         await new Promise((r) => requestAnimationFrame(() => r()));
         const now = performance.now();
         worst = Math.max(worst, now - last); gaps.push(Math.round(now - last));
@@ -177,14 +183,14 @@ describe.skipIf(!executable)('dashboard in a browser', () => {
       d.stop();
       box.remove();
       const median = [...gaps].sort((a, b) => a - b)[Math.floor(gaps.length / 2)];
-      return { firstFrame, worst, median, frames: gaps.length, nodes, edges };
-    })()`) as { firstFrame: number; worst: number; median: number; frames: number; nodes: number; edges: number };
+      return { firstFrame, worst, median, frames: gaps.length, fiveFramesMs: performance.now() - start, nodes, edges };
+    })()`) as { firstFrame: number; worst: number; median: number; frames: number; fiveFramesMs: number; nodes: number; edges: number };
     console.log(`graph at 5,000 nodes, ${perf.edges} edges, layout running: first frame ${perf.firstFrame.toFixed(0)} ms, ` +
-      `${perf.frames} frames in 2.5 s, median gap ${perf.median} ms, longest ${perf.worst.toFixed(0)} ms (load ${loadavg()[0].toFixed(1)})`);
+      `5 more frames in ${perf.fiveFramesMs.toFixed(0)} ms, median gap ${perf.median} ms, longest ${perf.worst.toFixed(0)} ms (load ${loadavg()[0].toFixed(1)})`);
     expect(perf.nodes).toBe(5000);
-    // The page keeps painting while the layout runs (it runs in a worker). Timings are measured by
-    // `npm run bench dashboard-graph`, not asserted here.
-    expect(perf.frames).toBeGreaterThanOrEqual(2);
+    // The page keeps painting while the layout runs (it runs in a worker): a frozen page paints no
+    // frames. Timings are measured by `npm run bench dashboard-graph`, not asserted here.
+    expect(perf.frames).toBe(5);
   });
 
   it('keystones: create, edit, delete', async () => {
