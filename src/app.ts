@@ -24,6 +24,8 @@ import { bulkRoutes } from './http/memories-bulk.js';
 import { skillRoutes } from './http/skills.js';
 import { keystoneRoutes } from './http/keystones.js';
 import { mcpRoutes } from './mcp/http.js';
+import { clientErrorHandler } from './http/client-errors.js';
+import { authVerifyRoutes } from './http/auth-verify.js';
 import { dashboardRoutes } from './http/dashboard.js';
 import { activityRoutes, registerSearchLatency } from './http/activity.js';
 import { LatencyRecorder } from './core/latency.js';
@@ -42,6 +44,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       void sendProblem(reply, tooLong ? 414 : 400, tooLong ? 'URI Too Long' : 'Bad Request',
         tooLong ? 'A path segment is longer than 256 characters' : 'The URL is not validly percent-encoded');
     },
+    clientErrorHandler,
   });
   registerValidation(app);
   registerErrorHandling(app);
@@ -75,6 +78,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
 
   await app.register(systemRoutes(services));
   await app.register(keyRoutes(services));
+  await app.register(authVerifyRoutes(services));
   await app.register(memoryRoutes(services));
   await app.register(bulkRoutes(services));
   await app.register(adminRoutes(services));
