@@ -13,7 +13,8 @@ import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 import { PgDb } from '../../src/store/pg.js';
 
 const run = randomBytes(4).toString('hex');
-const REQUEST_TIMEOUT_MS = 15_000;
+// "Never a hang": generous, since a write takes seconds on a loaded 2-core machine.
+const REQUEST_TIMEOUT_MS = 60_000;
 
 interface Attempt { content: string; statuses: number[] }
 
