@@ -39,6 +39,8 @@ export const conflict = (msg: string, extra: Record<string, unknown> = {}) => ne
 export const badRequest = (msg: string, extra: Record<string, unknown> = {}) => new DomainError(400, 'Bad Request', msg, extra);
 export const unavailable = (msg: string, retryAfterSeconds = 1) =>
   new DomainError(503, 'Service Unavailable', msg, {}, { 'retry-after': String(retryAfterSeconds) });
+/** The embedder failed a call: every path that embeds (writes, searches, documents) answers this. */
+export const embedderUnavailable = () => unavailable('The embedder is unavailable; retry later');
 
 export function invalid(loc: (string | number)[], msg: string, type = 'value_error', input: unknown = null, ctx: Record<string, unknown> = {}) {
   return new ValidationError([{ loc, msg, type, input, ctx }]);
