@@ -24,7 +24,7 @@ function writers(t: TestApp, tenant: string, n = 2) {
   const bad: string[] = [];
   let stopped = false;
   let i = 0;
-  const write = async (a: Attempt) => {
+  const write = async (a: Attempt, retryable = [503]) => {
     try {
       const res = await fetch(`${t.url}/api/v1/memories`, {
         method: 'POST', signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
@@ -33,8 +33,8 @@ function writers(t: TestApp, tenant: string, n = 2) {
       });
       const text = await res.text();
       a.statuses.push(res.status);
-      if (res.status === 503 && !res.headers.get('retry-after')) bad.push(`503 without Retry-After: ${text}`);
-      if (res.status !== 201 && res.status !== 503) bad.push(`${res.status}: ${text.slice(0, 300)}`);
+      if (retryable.includes(res.status) && !res.headers.get('retry-after')) bad.push(`${res.status} without Retry-After: ${text}`);
+      if (res.status !== 201 && !retryable.includes(res.status)) bad.push(`${res.status}: ${text.slice(0, 300)}`);
     } catch (err) {
       bad.push(`no answer: ${String(err)}`);
     }
@@ -55,9 +55,17 @@ function writers(t: TestApp, tenant: string, n = 2) {
       stopped = true;
       await Promise.all(loops);
     },
-    /** Retries every write whose last answer was not a success, with its own key. */
+    /**
+     * Retries every write whose last answer was not a success, with its own key, as a client
+     * honouring Retry-After would: "still being processed" (409) and 503 are retried a few times.
+     */
     async retryFailed() {
-      for (const a of attempts) if (a.statuses.at(-1) !== 201) await write(a);
+      for (const a of attempts) {
+        for (let i = 0; i < 8 && a.statuses.at(-1) !== 201; i++) {
+          if (i) await new Promise((r) => setTimeout(r, 1_000));
+          await write(a, i < 7 ? [409, 503] : []);
+        }
+      }
     },
   };
 }
