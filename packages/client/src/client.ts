@@ -2,10 +2,10 @@
 // the named methods below wrap each endpoint, fill tenant_id (and the writing agent) from the
 // client's defaults, and add what the raw endpoints leave to the caller: pagination and bulk chunking.
 import { randomUUID } from 'node:crypto';
-import { attemptId, BULK_CHUNK, chunk } from './bulk.js';
+import { attemptId, BULK_CHUNK, BULK_ITEM_RETRIES, chunk, retryableItem } from './bulk.js';
 import { send, type RetryInfo, type TransportOptions } from './http.js';
 import { items, pages, type CursorPage } from './pages.js';
-import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
+import { DEFAULT_RETRY, retryDelayMs, type RetryPolicy } from './retry.js';
 import type {
   BodyOf, CallOptions, HttpMethod, Operation, Paths, PathsWith, QueryOf, RequestOptions, ResponseOf,
 } from './types.js';
@@ -215,7 +215,7 @@ export class LociClient {
     const out: WriteManyResult = { created: 0, duplicates: 0, errors: 0, results: [] };
     for (let n = skipChunks; n < chunks.length; n++) {
       const offset = n * chunkSize;
-      const r = await this.memories.bulk(attemptId(attemptPrefix, n), { ...envelope, items: chunks[n] } as never, o);
+      const r = await this.bulkChunk(attemptId(attemptPrefix, n), { ...envelope, items: chunks[n] }, o);
       out.created += r.created;
       out.duplicates += r.duplicates;
       out.errors += r.errors;
@@ -223,6 +223,25 @@ export class LociClient {
       await onChunk?.(Math.min(offset + chunks[n].length, input.length), input.length, r, n);
     }
     return out;
+  }
+
+  /**
+   * One chunk, re-sent under the same attempt id while items fail with a retryable per-item code
+   * (enrichment_timeout: the server was busy). The server stores each item once across tries; the
+   * first answer of an item that did not fail stands, so counts are not doubled.
+   */
+  private async bulkChunk(attempt: string, body: object, o: RequestOptions): Promise<BulkResult> {
+    let r = await this.memories.bulk(attempt, body as never, o);
+    for (let tryNo = 1; tryNo <= BULK_ITEM_RETRIES && r.results.some(retryableItem); tryNo++) {
+      await new Promise((done) => setTimeout(done, retryDelayMs(tryNo, null, { ...DEFAULT_RETRY, baseDelayMs: 1_000 })));
+      // A new idempotency key: the old one would replay the answer with the failures.
+      const again = await this.memories.bulk(attempt, body as never, { ...o, headers: { ...o.headers, 'idempotency-key': `bulk:${attempt}:${tryNo}` } });
+      const byIndex = new Map(again.results.map((x) => [x.index, x]));
+      const results = r.results.map((x) => (retryableItem(x) ? byIndex.get(x.index) ?? x : x));
+      const count = (...st: string[]) => results.filter((x) => st.includes(x.status)).length;
+      r = { ...r, results, created: count('created'), duplicates: count('duplicate_attempt', 'duplicate_content'), errors: count('error') };
+    }
+    return r;
   }
 
   // ---- search ----------------------------------------------------------------------------------
