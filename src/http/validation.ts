@@ -65,9 +65,11 @@ export function compileValidator(schema: object, httpPart?: string) {
 
 /**
  * JSON bodies: nesting is bounded before anything parses or walks them, and keys that reach
- * Object.prototype (`__proto__`, `constructor.prototype`) are refused outright.
+ * Object.prototype (`__proto__`, `constructor.prototype`) are refused outright. Strings that
+ * cannot be stored are refused too, unless `storableStrings` is false: a protocol whose handler
+ * refuses them itself (MCP answers them as a tool error of the call that carries them).
  */
-export function registerJsonParser(app: FastifyInstance, maxDepth = MAX_JSON_DEPTH) {
+export function registerJsonParser(app: FastifyInstance, maxDepth = MAX_JSON_DEPTH, storableStrings = true) {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
@@ -78,7 +80,7 @@ export function registerJsonParser(app: FastifyInstance, maxDepth = MAX_JSON_DEP
       return;
     }
     parse(req, text, (err: Error | null, value?: unknown) => {
-      if (err || !mayHoldFaultyStrings(text)) return done(err, value);
+      if (err || !storableStrings || !mayHoldFaultyStrings(text)) return done(err, value);
       const perItem = req.routeOptions.config?.perItem;
       const faults = faultyStrings(value).filter((f) => !(perItem && f.path[0] === perItem && typeof f.path[1] === 'number'));
       if (faults.length) return done(new ValidationError(faultItems(faults, ['body'])), undefined);

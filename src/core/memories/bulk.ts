@@ -5,7 +5,7 @@
 // DO NOTHING and classified after the insert, never checked before it.
 import { randomUUID } from 'node:crypto';
 import { Gate } from '../../infra/gate.js';
-import { DomainError, ValidationError, type ValidationItem } from '../errors.js';
+import { DomainError, ValidationError, type ValidationItem, embedderUnavailable } from '../errors.js';
 import type { Queryable } from '../../store/db.js';
 import type { Extraction } from '../../providers/entities/types.js';
 import { type Caller, requireTrust, resolveAgent, resolveTenant, resolveWriteFleet, TRUST, writeAgent } from '../caller.js';
@@ -359,7 +359,7 @@ async function runBulk(
       budget.check();
       if (embedded.state.error !== undefined) {
         deps.log?.warn({ err: embedded.state.error }, 'embedding failed');
-        throw new DomainError(503, 'Service Unavailable', 'The embedder is unavailable; retry later', {}, { 'retry-after': '1' });
+        throw embedderUnavailable();
       }
       fresh.forEach((c, i) => {
         if (embedded.state.done && extracted[i].state.done) {

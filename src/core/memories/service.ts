@@ -13,7 +13,7 @@ import { editedMarks, indexedTitle } from '../enrich/types.js';
 import {
   type Caller, DEFAULT_AGENT, checkReadFleets, confinedFleet, isAdmin, requireAuth, requireTrust, resolveAgent, resolveTenant, resolveWriteFleet, TRUST,
 } from '../caller.js';
-import { DomainError, badRequest, conflict, invalid, notFound } from '../errors.js';
+import { DomainError, badRequest, conflict, invalid, notFound, embedderUnavailable } from '../errors.js';
 import { linksFor, recordExtraction, withdrawMemory } from '../entities/store.js';
 import { supersededByPrecheck } from '../contradictions/precheck.js';
 import { contentHash, indexText, normaliseContent } from './content.js';
@@ -208,7 +208,7 @@ export class MemoryService {
     const [vectors, extraction] = await Promise.all([
       this.deps.embedder.embed([text]).catch((err) => {
         this.deps.log?.warn({ err }, 'embedding failed');
-        throw new DomainError(503, 'Service Unavailable', 'The embedder is unavailable; retry later', {}, { 'retry-after': '1' });
+        throw embedderUnavailable();
       }),
       this.extract(text),
     ]);
@@ -571,6 +571,21 @@ export class MemoryService {
     w.push(`m.status = 'active'`);
     const { rows } = await this.deps.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM memories m WHERE ${w.join(' AND ')}`, p.values);
     return Number(rows[0].n);
+  }
+
+  /**
+   * Memories written per UTC day over the last `days` days (deleted ones included: they were
+   * written), for what the caller can see. Days without writes are absent.
+   */
+  async writesPerDay(caller: Caller, q: { tenant_id?: string; fleet_id?: string; agent_id?: string; days: number }): Promise<{ day: string; writes: number }[]> {
+    const a = this.reader(caller, q.tenant_id, q.agent_id, [q.fleet_id]);
+    const p = new Params();
+    const w = listConditions(p, { tenantId: a.tenantId, viewer: a.agentId, allVisibilities: false, fleetId: q.fleet_id, includeDeleted: true, scope: a.scope });
+    w.push(`m.created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - make_interval(days => ${p.add(q.days - 1, 'int')})`);
+    const { rows } = await this.deps.db.query<{ day: string; n: number }>(
+      `SELECT to_char(date_trunc('day', m.created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day, count(*)::int AS n
+       FROM memories m WHERE ${w.join(' AND ')} GROUP BY 1 ORDER BY 1`, p.values);
+    return rows.map((r) => ({ day: r.day, writes: Number(r.n) }));
   }
 
   /** Tenants that hold memories: all of them for an admin, otherwise the caller's own and readable ones. */
