@@ -154,6 +154,11 @@ export class LociClient {
     health: (o?: RequestOptions) => this.request('get', '/api/v1/health', o),
     status: (o?: RequestOptions) => this.request('get', '/api/v1/status', o),
     stats: (o?: RequestOptions) => this.request('get', '/api/v1/stats', o),
+    /** The identity a key resolves to (the key in the body; 401 when it does not resolve). */
+    verifyKey: (key: string, o?: RequestOptions) => this.request('post', '/api/v1/auth/verify', { ...o, body: { key } }),
+    /** Writes per day and search latency of a tenant (the dashboard's Stats page). */
+    activity: async (query?: T<Query<'/api/v1/activity', 'get'>>, o?: RequestOptions) =>
+      this.request('get', '/api/v1/activity', { ...o, query: await this.withTenant(query) } as never) as Promise<Res<'/api/v1/activity', 'get'>>,
   };
 
   // ---- memories --------------------------------------------------------------------------------

@@ -483,6 +483,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check an API key and name its tenant
+         * @description The identity a key resolves to (the key is in the body). A key that does not resolve answers 401. In standalone mode on loopback, Caura's placeholder key "standalone" resolves to the fixed tenant at trust 1.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The API key to check */
+                        key: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Always true: a key that is not valid answers 401 */
+                            valid: boolean;
+                            tenant_id: string;
+                            agent_id: string | null;
+                            fleet_id: string | null;
+                            trust_level: number;
+                            /** @description api_key, or standalone for the placeholder key on loopback */
+                            source: string;
+                            key_id?: string;
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description RFC 9457 problem details (application/problem+json) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/memories": {
         parameters: {
             query?: never;
@@ -523,6 +615,10 @@ export interface paths {
                     offset: number;
                     limit: number;
                     include_deleted: boolean;
+                    /** @description agent: what the acting agent (agent_id, else the key's) wrote; fleet: one fleet (needs fleet_id); all: the tenant. Omitted: every memory the caller can see. Visibility rules apply in every scope */
+                    scope?: "agent" | "fleet" | "all";
+                    /** @description Caura's name for filter_agent_id */
+                    written_by?: string;
                 };
                 header?: never;
                 path?: never;
@@ -604,11 +700,14 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
+            /** @description Fields not listed are refused (422 extra_forbidden) */
             requestBody: {
                 content: {
                     "application/json": {
-                        tenant_id: string;
-                        agent_id: string;
+                        /** @description Omitted: the key's tenant (standalone: the fixed tenant) */
+                        tenant_id?: string;
+                        /** @description The writer. Omitted: the key's agent, else "default" */
+                        agent_id?: string;
                         /** @description 1 to 10000 characters after trimming surrounding whitespace */
                         content: string;
                         fleet_id?: string | null;
@@ -644,6 +743,13 @@ export interface paths {
                          * @enum {string}
                          */
                         visibility?: "scope_agent" | "scope_team" | "scope_org";
+                        /** @description Kept as metadata.tags (after any metadata.tags given) */
+                        tags?: string[];
+                        /**
+                         * @description Accepted for Caura clients: every write is complete (embedded, extracted, stored) when it answers
+                         * @enum {string}
+                         */
+                        write_mode?: "fast" | "strong" | "auto";
                     };
                 };
             };
@@ -826,6 +932,10 @@ export interface paths {
                     memory_type?: "fact" | "episode" | "decision" | "preference" | "task" | "intention" | "plan" | "commitment" | "action" | "cancellation" | "outcome" | "rule" | "insight" | "semantic";
                     status?: "active" | "pending" | "confirmed" | "cancelled" | "outdated" | "conflicted" | "archived";
                     include_deleted: boolean;
+                    /** @description agent: what the acting agent (agent_id, else the key's) wrote; fleet: one fleet (needs fleet_id); all: the tenant. Omitted: every memory the caller can see. Visibility rules apply in every scope */
+                    scope?: "agent" | "fleet" | "all";
+                    /** @description Caura's name for filter_agent_id */
+                    written_by?: string;
                 };
                 header?: never;
                 path?: never;
@@ -1003,7 +1113,8 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        tenant_id: string;
+                        /** @description Omitted: the key's tenant (standalone: the fixed tenant) */
+                        tenant_id?: string;
                         ids: string[];
                         /** @description The viewing agent: its scope_agent memories become visible. An agent-scoped key is always its own viewer. */
                         agent_id?: string;
@@ -1077,7 +1188,8 @@ export interface paths {
         get: {
             parameters: {
                 query: {
-                    tenant_id: string;
+                    /** @description Omitted: the key's tenant (standalone: the fixed tenant) */
+                    tenant_id?: string;
                     /** @description The viewing agent: its scope_agent memories become visible. An agent-scoped key is always its own viewer. */
                     agent_id?: string;
                     include_deleted: boolean;
@@ -1154,8 +1266,9 @@ export interface paths {
         /** Soft-delete a memory */
         delete: {
             parameters: {
-                query: {
-                    tenant_id: string;
+                query?: {
+                    /** @description Omitted: the key's tenant (standalone: the fixed tenant) */
+                    tenant_id?: string;
                     /** @description The viewing agent: its scope_agent memories become visible. An agent-scoped key is always its own viewer. */
                     agent_id?: string;
                 };
@@ -1229,8 +1342,9 @@ export interface paths {
          */
         patch: {
             parameters: {
-                query: {
-                    tenant_id: string;
+                query?: {
+                    /** @description Omitted: the key's tenant (standalone: the fixed tenant) */
+                    tenant_id?: string;
                     /** @description The viewing agent: its scope_agent memories become visible. An agent-scoped key is always its own viewer. */
                     agent_id?: string;
                     /** @description merge (default): top-level keys of `metadata` are set, others kept; replace: `metadata` overwrites */
@@ -1391,8 +1505,9 @@ export interface paths {
          */
         patch: {
             parameters: {
-                query: {
-                    tenant_id: string;
+                query?: {
+                    /** @description Omitted: the key's tenant (standalone: the fixed tenant) */
+                    tenant_id?: string;
                     /** @description The viewing agent: its scope_agent memories become visible. An agent-scoped key is always its own viewer. */
                     agent_id?: string;
                 };
@@ -1571,6 +1686,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description Omitted: the key's tenant (standalone: the fixed tenant) */
                     tenant_id?: string;
                     /** @description The viewing agent: its scope_agent memories become visible. An agent-scoped key is always its own viewer. */
                     agent_id?: string;
@@ -1669,8 +1785,10 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        tenant_id: string;
-                        agent_id: string;
+                        /** @description Omitted: the key's tenant (standalone: the fixed tenant) */
+                        tenant_id?: string;
+                        /** @description Writer of items that name none. Omitted: the key's agent, else "default" */
+                        agent_id?: string;
                         fleet_id?: string | null;
                         items: {
                             tenant_id?: string;
@@ -1710,6 +1828,13 @@ export interface paths {
                              * @enum {string}
                              */
                             visibility?: "scope_agent" | "scope_team" | "scope_org";
+                            /** @description Kept as metadata.tags (after any metadata.tags given) */
+                            tags?: string[];
+                            /**
+                             * @description Accepted for Caura clients: every write is complete (embedded, extracted, stored) when it answers
+                             * @enum {string}
+                             */
+                            write_mode?: "fast" | "strong" | "auto";
                         }[];
                     };
                 };
@@ -2397,7 +2522,8 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        tenant_id: string;
+                        /** @description Omitted: the key's tenant (standalone: the fixed tenant) */
+                        tenant_id?: string;
                         fleet_id?: string;
                         /** @description Collection name; names starting with "_" are system collections */
                         collection: string;
@@ -2408,6 +2534,8 @@ export interface paths {
                         };
                         /** @description Fields (dotted paths allowed) whose strings are embedded and keyword-indexed; default: every string value */
                         text_fields?: string[];
+                        /** @description Accepted from Caura clients and not stored, as Caura does: a document belongs to its tenant and fleet */
+                        agent_id?: string;
                     };
                 };
             };
@@ -2510,12 +2638,17 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        tenant_id: string;
+                        /** @description Omitted: the key's tenant (standalone: the fixed tenant) */
+                        tenant_id?: string;
                         fleet_id?: string;
                         /** @description Collection name; names starting with "_" are system collections */
                         collection: string;
                         /** @description Field equality, all must hold. Nested fields by dotted key ("a.b") or nested object; arrays match by containment */
                         filter?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Caura's name for filter */
+                        where?: {
                             [key: string]: unknown;
                         };
                         /** @description A field of data to sort by (dotted for nested fields); missing values last */
@@ -2612,7 +2745,8 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        tenant_id: string;
+                        /** @description Omitted: the key's tenant (standalone: the fixed tenant) */
+                        tenant_id?: string;
                         query: string;
                         /** @description Collection name; names starting with "_" are system collections */
                         collection?: string;
@@ -2702,8 +2836,9 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
-                    tenant_id: string;
+                query?: {
+                    /** @description Omitted: the key's tenant (standalone: the fixed tenant) */
+                    tenant_id?: string;
                     fleet_id?: string;
                 };
                 header?: never;
@@ -2787,8 +2922,9 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
-                    tenant_id: string;
+                query?: {
+                    /** @description Omitted: the key's tenant (standalone: the fixed tenant) */
+                    tenant_id?: string;
                     fleet_id?: string;
                 };
                 header?: never;
@@ -2865,8 +3001,9 @@ export interface paths {
          */
         delete: {
             parameters: {
-                query: {
-                    tenant_id: string;
+                query?: {
+                    /** @description Omitted: the key's tenant (standalone: the fixed tenant) */
+                    tenant_id?: string;
                     fleet_id?: string;
                 };
                 header?: never;
@@ -2951,8 +3088,9 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
-                    tenant_id: string;
+                query?: {
+                    /** @description Omitted: the key's tenant (standalone: the fixed tenant) */
+                    tenant_id?: string;
                     /** @description The viewing agent: its scope_agent memories become visible. An agent-scoped key is always its own viewer. */
                     agent_id?: string;
                 };
@@ -3100,7 +3238,8 @@ export interface paths {
         get: {
             parameters: {
                 query: {
-                    tenant_id: string;
+                    /** @description Omitted: the key's tenant (standalone: the fixed tenant) */
+                    tenant_id?: string;
                     /** @description Only what memories of this fleet mention */
                     fleet_id?: string;
                     /** @description Also count this agent's scope_agent memories (an agent-scoped key is its own agent) */
@@ -3284,7 +3423,8 @@ export interface paths {
         get: {
             parameters: {
                 query: {
-                    tenant_id: string;
+                    /** @description Omitted: the key's tenant (standalone: the fixed tenant) */
+                    tenant_id?: string;
                     /** @description Only what memories of this fleet mention */
                     fleet_id?: string;
                     /** @description Also count this agent's scope_agent memories (an agent-scoped key is its own agent) */
@@ -3478,7 +3618,8 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        tenant_id: string;
+                        /** @description Omitted: the key's tenant (standalone: the fixed tenant) */
+                        tenant_id?: string;
                         /** @description http(s) URL to fetch; give url or content */
                         url?: string;
                         /** @description Text to extract facts from; give url or content */
@@ -3724,7 +3865,8 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        tenant_id: string;
+                        /** @description Omitted: the key's tenant (standalone: the fixed tenant) */
+                        tenant_id?: string;
                         fleet_id?: string;
                         agent_id?: string;
                         facts: {
@@ -3866,8 +4008,9 @@ export interface paths {
          */
         post: {
             parameters: {
-                query: {
-                    tenant_id: string;
+                query?: {
+                    /** @description Omitted: the key's tenant (standalone: the fixed tenant) */
+                    tenant_id?: string;
                 };
                 header?: never;
                 path: {
@@ -3959,7 +4102,8 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        tenant_id: string;
+                        /** @description Omitted: the key's tenant (standalone: the fixed tenant) */
+                        tenant_id?: string;
                         /** @description 1 to 5000 characters (not only whitespace) */
                         query: string;
                         fleet_id?: string;
@@ -3973,8 +4117,18 @@ export interface paths {
                         memory_type?: "fact" | "episode" | "decision" | "preference" | "task" | "intention" | "plan" | "commitment" | "action" | "cancellation" | "outcome" | "rule" | "insight" | "semantic";
                         /** @description Memories of any of these types */
                         memory_types?: ("fact" | "episode" | "decision" | "preference" | "task" | "intention" | "plan" | "commitment" | "action" | "cancellation" | "outcome" | "rule" | "insight" | "semantic")[];
+                        /**
+                         * @description Caura's name for memory_type
+                         * @enum {string}
+                         */
+                        memory_type_filter?: "fact" | "episode" | "decision" | "preference" | "task" | "intention" | "plan" | "commitment" | "action" | "cancellation" | "outcome" | "rule" | "insight" | "semantic";
                         /** @enum {string} */
                         status?: "active" | "pending" | "confirmed" | "cancelled" | "outdated" | "conflicted" | "archived";
+                        /**
+                         * @description Caura's name for status
+                         * @enum {string}
+                         */
+                        status_filter?: "active" | "pending" | "confirmed" | "cancelled" | "outdated" | "conflicted" | "archived";
                         /**
                          * Format: date-time
                          * @description Only memories valid at this instant: ts_valid_start <= t < ts_valid_end (an open end matches)
@@ -4124,7 +4278,8 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        tenant_id: string;
+                        /** @description Omitted: the key's tenant (standalone: the fixed tenant) */
+                        tenant_id?: string;
                         /** @description 1 to 5000 characters (not only whitespace) */
                         query: string;
                         fleet_id?: string;
@@ -4138,8 +4293,18 @@ export interface paths {
                         memory_type?: "fact" | "episode" | "decision" | "preference" | "task" | "intention" | "plan" | "commitment" | "action" | "cancellation" | "outcome" | "rule" | "insight" | "semantic";
                         /** @description Memories of any of these types */
                         memory_types?: ("fact" | "episode" | "decision" | "preference" | "task" | "intention" | "plan" | "commitment" | "action" | "cancellation" | "outcome" | "rule" | "insight" | "semantic")[];
+                        /**
+                         * @description Caura's name for memory_type
+                         * @enum {string}
+                         */
+                        memory_type_filter?: "fact" | "episode" | "decision" | "preference" | "task" | "intention" | "plan" | "commitment" | "action" | "cancellation" | "outcome" | "rule" | "insight" | "semantic";
                         /** @enum {string} */
                         status?: "active" | "pending" | "confirmed" | "cancelled" | "outdated" | "conflicted" | "archived";
+                        /**
+                         * @description Caura's name for status
+                         * @enum {string}
+                         */
+                        status_filter?: "active" | "pending" | "confirmed" | "cancelled" | "outdated" | "conflicted" | "archived";
                         /**
                          * Format: date-time
                          * @description Only memories valid at this instant: ts_valid_start <= t < ts_valid_end (an open end matches)
@@ -5625,6 +5790,108 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Writes per day and recent search latency of a tenant
+         * @description Search latency covers successful searches and recalls of the tenant handled by this server process since it started (server time, milliseconds); it is not shared between replicas.
+         */
+        get: {
+            parameters: {
+                query: {
+                    tenant_id?: string;
+                    fleet_id?: string;
+                    /** @description The viewing agent: its scope_agent memories count too */
+                    agent_id?: string;
+                    days: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            tenant_id: string;
+                            days: number;
+                            /** @description Memories written per day the caller can see, deleted ones included; days without writes are absent */
+                            writes: {
+                                /** @description YYYY-MM-DD (UTC) */
+                                day: string;
+                                writes: number;
+                            }[];
+                            search_latency: {
+                                /** @description Samples held (the most recent 500 at most) */
+                                count: number;
+                                p50_ms: number | null;
+                                p95_ms: number | null;
+                                p99_ms: number | null;
+                                /** @description Up to 100 latest [epoch ms, duration ms], oldest first */
+                                recent: [
+                                    number,
+                                    number
+                                ][];
+                            };
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details (application/problem+json) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description RFC 9457 problem details (application/problem+json) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description RFC 9457 problem details (application/problem+json) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
