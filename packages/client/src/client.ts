@@ -264,11 +264,6 @@ export class LociClient {
   // ---- documents -------------------------------------------------------------------------------
 
   readonly documents = {
-    /** By id alone, the collection in the query (Caura's form). */
-    getById: async (doc_id: string, query: T<Query<'/api/v1/documents/{doc_id}', 'get'>>, o?: RequestOptions) =>
-      this.request('get', '/api/v1/documents/{doc_id}', { ...o, path: { doc_id }, query: await this.withTenant(query) }),
-    deleteById: async (doc_id: string, query: T<Query<'/api/v1/documents/{doc_id}', 'delete'>>, o?: RequestOptions) =>
-      this.request('delete', '/api/v1/documents/{doc_id}', { ...o, path: { doc_id }, query: await this.withTenant(query) }),
     upsert: async (body: T<Body<'/api/v1/documents', 'post'>>, o?: RequestOptions) =>
       this.request('post', '/api/v1/documents', { ...o, body: await this.withTenant(body) }),
     query: async (body: T<Body<'/api/v1/documents/query', 'post'>>, o?: RequestOptions) =>
