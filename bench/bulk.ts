@@ -38,7 +38,7 @@ const TURNS = [
 ];
 
 /** A varied, unique short memory (~130 characters; names, places and organisations give the extractor work). */
-function shortText(i: number): string {
+export function shortText(i: number): string {
   const n = i * 17 + 131;
   const p = PEOPLE[n % PEOPLE.length];
   const q = PEOPLE[(n + 3) % PEOPLE.length];
@@ -47,7 +47,7 @@ function shortText(i: number): string {
 }
 
 /** A unique conversation-turn memory of 2,000–5,000 characters. */
-function longText(i: number): string {
+export function longText(i: number): string {
   const target = 2_000 + ((i * 977) % 3_001);
   const parts: string[] = [];
   let len = 0;

@@ -336,7 +336,8 @@ async function runBulk(
   // Room in the detector's backlog for every row this batch may create, taken before any work:
   // a batch that cannot get it while it could still commit is refused with Retry-After.
   const backlog = deps.backlog;
-  await backlog?.reserve(fresh.length, budget.deadline - admission.pace.expect(fresh.length));
+  // It waits at most half its budget, and never past the point where its work could no longer commit.
+  await backlog?.reserve(fresh.length, Math.min(started + opts.budgetMs / 2, budget.deadline - admission.pace.expect(fresh.length)));
   let published = 0;
   try {
     return await enrichAndStore(deps, admission, opts, budget, started, tenantId, scope, results, fail, candidates, fresh, () => { published++; });
