@@ -26,7 +26,7 @@ import type { Triple } from './triples.js';
 import { CacheLock } from './lock.js';
 import { llmVerdict } from './llm-judge.js';
 import {
-  applyFindings, entityNames, loadCandidates, loadMemory, neighbourIds, replaceTriples, sameSubjectIds, sharedEntityCounts, sharedTripleIds,
+  applyFindings, entityNames, loadCandidates, loadMemory, neighbours, replaceTriples, sameSubjectIds, sharedEntityCounts, sharedTripleIds,
   type DetectRow, type StatusChange, type StoredTriple, type SupersedesLink,
 } from './store.js';
 
@@ -177,8 +177,10 @@ export class ContradictionDetector {
     }
     // Only memories the writer could see are candidates (and only writers who could see this one).
     for (const id of await sharedTripleIds(db, tenantId, self.id, self, lookupKeys(triples), this.candidateLimit)) ids.add(id);
-    for (const id of await neighbourIds(db, tenantId, self.id, self, this.neighbours)) ids.add(id);
-    const candidates = await loadCandidates(db, tenantId, self.id, self, [...ids]);
+    // The nearest rows come loaded; only rows found otherwise are loaded after.
+    const near = await neighbours(db, tenantId, self.id, self, this.neighbours);
+    for (const r of near) ids.delete(r.id);
+    const candidates = [...near, ...await loadCandidates(db, tenantId, self.id, self, [...ids])];
     const names = await entityNames(db, tenantId, candidates.map((c) => c.subject_entity_id));
     for (const [k, v] of selfNames) names.set(k, v);
     const learned = this.opts.judge !== 'rules';
