@@ -11,7 +11,9 @@
 // 504/503/429 with the same attempt id, and the store is checked for exactly-once rows.
 // Scale: BENCH_BULK_SHORT (short memories, default 3000), BENCH_BULK_LONG (long, default 300),
 // BENCH_BULK_CLIENTS (default 4), BENCH_BULK_SIZE (short batch, default 100),
-// BENCH_BULK_LONG_SIZE (long batch, default 20). Server settings come from the environment.
+// BENCH_BULK_LONG_SIZE (long batch, default 20), BENCH_BULK_SINGLE (single writes per length, default 15).
+// Then single writes of 130, 2,700 and 10,000 characters, p50 beside the embedding alone.
+// Server settings come from the environment.
 import { loadavg } from 'node:os';
 import { percentiles, reportResult, startBenchServer, type BenchServer } from './lib.js';
 
@@ -20,9 +22,12 @@ const LONG_N = Number(process.env.BENCH_BULK_LONG ?? 300);
 const CLIENTS = Number(process.env.BENCH_BULK_CLIENTS ?? 4);
 const SHORT_SIZE = Number(process.env.BENCH_BULK_SIZE ?? 100);
 const LONG_SIZE = Number(process.env.BENCH_BULK_LONG_SIZE ?? 20);
+const SINGLE_N = Number(process.env.BENCH_BULK_SINGLE ?? 15);
 const TARGET_RATIO = 0.85;
 const TARGET_LAG_P95_MS = 2_000;
 const TARGET_SEARCH_P95_FACTOR = 2;
+/** Single-write p50 targets by length, on a quiet machine. */
+const SINGLE_TARGET_MS: Record<number, number> = { 2_700: 100, 10_000: 300 };
 
 const PEOPLE = ['Alice Martin', 'Bob Chen', 'Carol Diaz', 'Dan Okafor', 'Eve Larsen', 'Farid Haddad', 'Grace Kim', 'Hugo Petit'];
 const PLACES = ['Paris', 'Berlin', 'Lisbon', 'Toronto', 'Nairobi', 'Osaka', 'Denver', 'Oslo'];
@@ -204,6 +209,33 @@ async function measureClass(srv: BenchServer, name: 'short' | 'long', texts: str
   };
 }
 
+/**
+ * Single writes of one length, sequential, beside the embedding of the same texts alone: the write's
+ * p50 against its ceiling in the same conditions (each text is new, so nothing is cached).
+ */
+async function singleWrites(srv: BenchServer, chars: number, n: number) {
+  const texts = Array.from({ length: n }, (_, i) => {
+    let t = `(single ${chars}-${i}) `;
+    for (let k = 0; t.length < chars; k++) t += `${longText(i * 13 + k + 77)} `;
+    return t.slice(0, chars);
+  });
+  const embed: number[] = [];
+  for (const t of texts) {
+    const t0 = performance.now();
+    await srv.services.embedder.embed([`${t} e`]);
+    embed.push(performance.now() - t0);
+  }
+  const write: number[] = [];
+  for (const t of texts) {
+    const t0 = performance.now();
+    const r = await srv.call('POST', '/api/v1/memories', { tenant_id: 'default', agent_id: 'single', content: t });
+    if (r.status !== 201) throw new Error(`single write answered ${r.status}`);
+    write.push(performance.now() - t0);
+    await srv.services.bus.drain(120_000); // a quiet machine between writes: the detector of the last one is done
+  }
+  return { chars, load_avg: load(), write: percentiles(write), embed_alone: percentiles(embed) };
+}
+
 export async function runBulkBench() {
   const srv = await startBenchServer();
   try {
@@ -215,10 +247,14 @@ export async function runBulkBench() {
     const short = await measureClass(srv, 'short', Array.from({ length: SHORT_N }, (_, i) => shortText(i)), SHORT_SIZE);
     const long = LONG_N > 0 ? await measureClass(srv, 'long', Array.from({ length: LONG_N }, (_, i) => longText(i)), LONG_SIZE) : null;
 
+    const singles = [];
+    for (const chars of [130, 2_700, 10_000]) singles.push(await singleWrites(srv, chars, SINGLE_N));
+    for (const x of singles) console.log(`[bulk] single write of ${x.chars} chars: p50 ${x.write.p50_ms} ms (embedding alone ${x.embed_alone.p50_ms} ms)`);
+
     const expected = 110 + SHORT_N + LONG_N;
     const { rows } = await srv.services.db.query<{ n: number; contents: number; attempts: number }>(
       `SELECT count(*)::int AS n, count(DISTINCT content_hash)::int AS contents, count(DISTINCT client_request_id)::int AS attempts
-       FROM memories WHERE tenant_id = 'default'`);
+       FROM memories WHERE tenant_id = 'default' AND agent_id = 'bench'`);
     const store = { expected_rows: expected, rows: rows[0].n, distinct_contents: rows[0].contents, distinct_request_ids: rows[0].attempts };
     const classes = [short, long].filter((x) => x !== null);
     const result = {
@@ -228,8 +264,9 @@ export async function runBulkBench() {
       },
       short,
       long,
+      single_writes: singles,
       store,
-      targets: { ratio: TARGET_RATIO, lag_p95_ms: TARGET_LAG_P95_MS, search_p95_factor: TARGET_SEARCH_P95_FACTOR },
+      targets: { ratio: TARGET_RATIO, lag_p95_ms: TARGET_LAG_P95_MS, search_p95_factor: TARGET_SEARCH_P95_FACTOR, single_write_p50_ms: SINGLE_TARGET_MS },
       pass: {
         no_errors: classes.every((s) => s.bulk_http.item_errors === 0 && Object.keys(s.bulk_http.final_statuses).every((k) => k === '200')),
         exactly_once: store.rows === expected && store.distinct_contents === expected && store.distinct_request_ids === expected,
@@ -237,6 +274,7 @@ export async function runBulkBench() {
         ratio_long: long ? long.ratio >= TARGET_RATIO : null,
         lag_p95: classes.every((s) => (s.detector.lag_p95_ms ?? 0) <= TARGET_LAG_P95_MS),
         search_p95_during_ingest: classes.every((s) => s.search.p95_factor <= TARGET_SEARCH_P95_FACTOR),
+        single_write_p50: singles.every((x) => x.chars in SINGLE_TARGET_MS ? x.write.p50_ms <= SINGLE_TARGET_MS[x.chars] : true),
       },
     };
     return reportResult('bulk', result);
