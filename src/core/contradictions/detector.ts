@@ -85,6 +85,8 @@ export interface DetectionResult {
   judge_ms?: number;
 }
 
+const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 const hasWriterTriple = (r: DetectRow) => Boolean(r.subject_entity_id && r.predicate && r.object_value);
 
 /** A row as the judge reads it; a writer's subject entity becomes its name when the tenant knows the entity. */
@@ -190,12 +192,15 @@ export class ContradictionDetector {
     candidates.sort((a, b) => (b.similarity ?? -1) - (a.similarity ?? -1));
     const findings: Finding[] = [];
     let llmCalls = 0;
-    const t0 = performance.now();
+    let judgeMs = 0;
     // Each text is analysed once (the memory itself against every candidate; neighbours across writes).
     const info = (r: DetectRow): MemoryInfo => analyzeCached(r.content);
     const tripleCache = new Map<string, Triple[]>([[self.id, selfTriples]]);
     const triplesFor = (r: DetectRow, f: MemoryFacts) => tripleCache.get(r.id) ?? tripleCache.set(r.id, triplesOf(f)).get(r.id)!;
     for (const c of candidates) {
+      // Judging a pair of long texts takes milliseconds of main-thread CPU: requests get a turn between pairs.
+      await yieldToRequests();
+      const p0 = performance.now();
       const [newer, older] = isOlder(c, self) ? [self, c] : [c, self];
       const similarity = c.similarity;
       const newerFacts = { ...factsOf(newer, names), similarity };
@@ -227,10 +232,10 @@ export class ContradictionDetector {
           this.opts.log?.warn({ err }, 'LLM contradiction judge failed; the rule verdict stands');
         }
       }
+      judgeMs += performance.now() - p0;
       if (verdict === 'none') continue;
       findings.push({ older_id: older.id, newer_id: newer.id, verdict, reason, similarity, judged_by: judgedBy, ...(score !== undefined ? { score } : {}) });
     }
-    const judgeMs = performance.now() - t0;
 
     const changed = await applyFindings(db, tenantId, ...plan(findings, [self, ...candidates]));
     if (findings.length) this.opts.log?.debug({ memory_id: self.id, findings, changed }, 'contradictions found');
