@@ -8,6 +8,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   bulk: async () => (await import('./bulk.js')).runBulkBench(),
   locomo: async () => (await import('./locomo.js')).runLocomoBench(),
   forge: async () => (await import('./forge.js')).runForgeBench(),
+  soak: async () => (await import('./soak.js')).runSoakBench(),
 };
 
 const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(BENCHES);

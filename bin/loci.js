@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Runs the TypeScript CLI through tsx so `npx loci …` works from a checkout without a build step.
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+// In this process (not a child): a harness that starts `loci mcp` holds its stdio and its pid, and a
+// signal it sends reaches Loci itself.
+import { register } from 'tsx/esm/api';
 
-const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
-const r = spawnSync(process.execPath, ['--import', 'tsx', main, ...process.argv.slice(2)], { stdio: 'inherit' });
-process.exit(r.status ?? 1);
+register();
+await import(new URL('../src/main.ts', import.meta.url).href);

@@ -24,6 +24,11 @@ import { bulkRoutes } from './http/memories-bulk.js';
 import { skillRoutes } from './http/skills.js';
 import { keystoneRoutes } from './http/keystones.js';
 import { mcpRoutes } from './mcp/http.js';
+import { clientErrorHandler } from './http/client-errors.js';
+import { authVerifyRoutes } from './http/auth-verify.js';
+import { dashboardRoutes } from './http/dashboard.js';
+import { activityRoutes, registerSearchLatency } from './http/activity.js';
+import { LatencyRecorder } from './core/latency.js';
 
 export async function buildApp(services: Services): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
@@ -39,6 +44,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       void sendProblem(reply, tooLong ? 414 : 400, tooLong ? 'URI Too Long' : 'Bad Request',
         tooLong ? 'A path segment is longer than 256 characters' : 'The URL is not validly percent-encoded');
     },
+    clientErrorHandler,
   });
   registerValidation(app);
   registerErrorHandling(app);
@@ -67,9 +73,12 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   registerRateLimit(app, services);
   registerIdentity(app, services.config, services.keys);
   registerIdempotency(app, services);
+  const searchLatency = new LatencyRecorder();
+  registerSearchLatency(app, searchLatency);
 
   await app.register(systemRoutes(services));
   await app.register(keyRoutes(services));
+  await app.register(authVerifyRoutes(services));
   await app.register(memoryRoutes(services));
   await app.register(bulkRoutes(services));
   await app.register(adminRoutes(services));
@@ -82,6 +91,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(skillRoutes(services));
   await app.register(keystoneRoutes(services));
   await app.register(mcpRoutes(services));
+  await app.register(activityRoutes(services, searchLatency));
+  await app.register(dashboardRoutes(services));
 
   app.get('/api/openapi.json', { config: { auth: 'open' }, schema: { hide: true } }, async () => app.swagger());
   const { default: scalar } = await import('@scalar/fastify-api-reference');

@@ -14,6 +14,8 @@ export interface Config {
   standaloneTenant: string;
   adminKey?: string;
   trustGateway: boolean;
+  /** Standalone mode bound to loopback: a request without a key acts as the fixed tenant at trust 1. */
+  keylessLoopback: boolean;
   databaseUrl?: string;
   databasePoolMax: number;
   /** Longest one database statement may run; past it the request fails (503) and the database is freed. */
@@ -108,6 +110,7 @@ export function loadConfig(env: Env = process.env): Config {
     standaloneTenant: env.LOCI_TENANT || 'default',
     adminKey: opt(env, 'LOCI_ADMIN_KEY'),
     trustGateway: bool(env, 'LOCI_TRUST_GATEWAY', false),
+    keylessLoopback: bool(env, 'LOCI_KEYLESS_LOOPBACK', true),
     databaseUrl: opt(env, 'DATABASE_URL'),
     databasePoolMax: int(env, 'LOCI_DATABASE_POOL_MAX', 10, 1),
     dbStatementTimeoutMs: int(env, 'LOCI_DB_STATEMENT_TIMEOUT_MS', 30_000, 100),

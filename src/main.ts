@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// CLI entry: `loci serve | mcp | keys | reembed | skills`.
+// CLI entry: `loci serve | mcp | keys | reembed | skills | memories | ingest`.
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from './config.js';
 import { PACKAGE_VERSION } from './version.js';
 import { registerSkillsCommands } from './cli/skills.js';
+import { registerMemoryCommands } from './cli/memories.js';
+import { registerIngestCommand } from './cli/ingest.js';
 import { LOCAL_OPERATOR } from './core/caller.js';
 
 const program = new Command();
@@ -100,6 +102,8 @@ async function withKeys(fn: (ks: import('./core/keys.js').KeyService) => Promise
 }
 
 registerSkillsCommands(program);
+registerMemoryCommands(program);
+registerIngestCommand(program);
 
 program.parseAsync(process.argv).catch((err) => {
   process.stderr.write(`loci: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -98,6 +98,12 @@ const fleetForbidden = (own: string, other: string) =>
 /** Whether this caller may act as `agent`: not bound to another agent, or an admin. */
 export const mayActAs = (c: Caller, agent: string) => !c.agentId || c.agentId === agent || isAdmin(c);
 
+/** The agent a write is recorded under when neither the request nor the key names one. */
+export const DEFAULT_AGENT = 'default';
+
+/** The writing agent: the one named (if the key may act as it), else the key's, else `default`. */
+export const writeAgent = (c: Caller, requested: string | undefined | null): string => resolveAgent(c, requested) ?? DEFAULT_AGENT;
+
 /**
  * The agent a request acts as. An agent-scoped key is bound to its agent: naming
  * another agent is refused unless the caller is an admin.

@@ -3,7 +3,7 @@ import { Type, type TSchema } from 'typebox';
 import { BULK_MAX_ITEMS } from '../core/memories/bulk.js';
 import { MEMORY_TYPES, STATUSES } from '../core/memories/types.js';
 import { CreateMemoryBody, IdempotencyHeaders, UsageSchema } from './memory-schemas.js';
-import { Ident, TenantId, Uuid } from './schemas.js';
+import { Ident, OptTenantId, TenantId, Uuid } from './schemas.js';
 
 const create = CreateMemoryBody.properties;
 
@@ -27,8 +27,8 @@ export const BulkItemSchema = Type.Object({
 });
 
 const envelope = {
-  tenant_id: TenantId,
-  agent_id: Ident,
+  tenant_id: OptTenantId,
+  agent_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Writer of items that name none. Omitted: the key\'s agent, else "default"' })),
   fleet_id: create.fleet_id,
 };
 

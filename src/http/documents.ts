@@ -3,8 +3,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { Services } from '../services.js';
 import { DOC_MAX_BYTES, QUERY_LIMIT, QUERY_MAX_CHARS, TOP_K } from '../core/documents/index.js';
-import { AnyObject, DateTime, Ident, Slug, TenantId, errorResponses } from './schemas.js';
+import { AnyObject, DateTime, Ident, OptTenantId, Slug, errorResponses } from './schemas.js';
 import { StrEnum } from './memory-schemas.js';
+import { takeAlias } from './caura-names.js';
 
 export const CollectionName = Type.String({
   pattern: '^_?[a-z0-9][a-z0-9._-]{0,99}$',
@@ -23,7 +24,7 @@ const DocumentRecord = Type.Object({
 }, { $id: 'Document' });
 
 export const WriteBody = Type.Object({
-  tenant_id: TenantId,
+  tenant_id: OptTenantId,
   fleet_id: FleetId,
   collection: CollectionName,
   doc_id: Slug,
@@ -32,19 +33,25 @@ export const WriteBody = Type.Object({
     minItems: 1, maxItems: 50,
     description: 'Fields (dotted paths allowed) whose strings are embedded and keyword-indexed; default: every string value',
   })),
+  agent_id: Type.Optional(Type.String({
+    minLength: 1, maxLength: 200, description: 'Accepted from Caura clients and not stored, as Caura does: a document belongs to its tenant and fleet',
+  })),
 }, { additionalProperties: false });
 
 export const KeyParams = Type.Object({ collection: CollectionName, doc_id: Slug });
-const KeyQuery = Type.Object({ tenant_id: TenantId, fleet_id: FleetId });
+const KeyQuery = Type.Object({ tenant_id: OptTenantId, fleet_id: FleetId });
+const DocIdParams = Type.Object({ doc_id: Slug });
+const CollectionKeyQuery = Type.Object({ ...KeyQuery.properties, collection: CollectionName });
 
 export const QueryBody = Type.Object({
-  tenant_id: TenantId,
+  tenant_id: OptTenantId,
   fleet_id: Type.Optional(Ident),
   collection: CollectionName,
   filter: Type.Optional(Type.Object({}, {
     additionalProperties: true,
     description: 'Field equality, all must hold. Nested fields by dotted key ("a.b") or nested object; arrays match by containment',
   })),
+  where: Type.Optional(Type.Object({}, { additionalProperties: true, description: "Caura's name for filter" })),
   order_by: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'A field of data to sort by (dotted for nested fields); missing values last' })),
   order: Type.Optional(StrEnum(['asc', 'desc'] as const, { default: 'asc' })),
   limit: Type.Optional(Type.Integer({ minimum: QUERY_LIMIT.min, maximum: QUERY_LIMIT.max, default: QUERY_LIMIT.default })),
@@ -52,7 +59,7 @@ export const QueryBody = Type.Object({
 }, { additionalProperties: false });
 
 export const SearchBody = Type.Object({
-  tenant_id: TenantId,
+  tenant_id: OptTenantId,
   query: Type.String({ minLength: 1, maxLength: QUERY_MAX_CHARS }),
   collection: Type.Optional(CollectionName),
   fleet_id: Type.Optional(Ident),
@@ -68,7 +75,7 @@ const SearchHit = Type.Object({
   similarity: Type.Number({ description: 'Cosine similarity of the document to the query' }),
 });
 
-const CollectionsQuery = Type.Object({ tenant_id: TenantId, fleet_id: FleetId });
+const CollectionsQuery = Type.Object({ tenant_id: OptTenantId, fleet_id: FleetId });
 
 // Envelope fields around `data` need little room beyond the document cap.
 const WRITE_BODY_LIMIT = DOC_MAX_BYTES + 64 * 1024;
@@ -96,7 +103,7 @@ export const documentRoutes = (s: Services): FastifyPluginAsync => async (app) =
       },
     },
   }, async (req, reply) => {
-    const body = req.body as Static<typeof WriteBody>;
+    const { agent_id: _agent, ...body } = req.body as Static<typeof WriteBody>;
     const doc = await s.documents.write(req.caller, { ...body, data: body.data as Record<string, unknown> });
     return reply.code(doc.created ? 201 : 200).send(doc);
   });
@@ -116,6 +123,7 @@ export const documentRoutes = (s: Services): FastifyPluginAsync => async (app) =
     },
   }, async (req) => {
     const body = req.body as Static<typeof QueryBody>;
+    takeAlias(body as Record<string, unknown>, 'body', 'where', 'filter');
     return s.documents.query(req.caller, { ...body, filter: body.filter as Record<string, unknown> | undefined });
   });
 
@@ -156,6 +164,30 @@ export const documentRoutes = (s: Services): FastifyPluginAsync => async (app) =
       response: { 200: docRef, ...errorResponses(404) },
     },
   }, async (req) => s.documents.read(req.caller, { ...(req.query as Static<typeof KeyQuery>), ...(req.params as Static<typeof KeyParams>) }));
+
+  // Caura's clients name the collection in the query: GET/DELETE /documents/{doc_id}?collection=.
+  app.get('/api/v1/documents/:doc_id', {
+    schema: {
+      tags, summary: 'Read a document (collection in the query)',
+      description: 'The same as GET /api/v1/documents/{collection}/{doc_id}, with the collection as a query parameter.',
+      params: DocIdParams,
+      querystring: CollectionKeyQuery,
+      response: { 200: docRef, ...errorResponses(404) },
+    },
+  }, async (req) => s.documents.read(req.caller, { ...(req.query as Static<typeof CollectionKeyQuery>), ...(req.params as Static<typeof DocIdParams>) }));
+
+  app.delete('/api/v1/documents/:doc_id', {
+    schema: {
+      tags, summary: 'Delete a document (collection in the query)',
+      description: 'The same as DELETE /api/v1/documents/{collection}/{doc_id}, with the collection as a query parameter.',
+      params: DocIdParams,
+      querystring: CollectionKeyQuery,
+      response: { 204: Type.Null(), ...errorResponses(404) },
+    },
+  }, async (req, reply) => {
+    await s.documents.delete(req.caller, { ...(req.query as Static<typeof CollectionKeyQuery>), ...(req.params as Static<typeof DocIdParams>) });
+    return reply.code(204).send();
+  });
 
   app.delete('/api/v1/documents/:collection/:doc_id', {
     schema: {

@@ -6,7 +6,7 @@ import {
   ENTITY_LIMIT, ENTITY_RELATIONS_SHOWN, ENTITY_TYPES, EVIDENCE_SHOWN, GRAPH_DEPTH, RELATIONS_PER_ENTITY, SEARCH_MAX, type EntityQuery, type GraphQuery,
 } from '../core/graph/types.js';
 import { invalid } from '../core/errors.js';
-import { DateTime, TenantId, Uuid, errorResponses } from './schemas.js';
+import { DateTime, OptTenantId, TenantId, Uuid, errorResponses } from './schemas.js';
 
 const EntityTypeEnum = Type.Unsafe<(typeof ENTITY_TYPES)[number]>({ type: 'string', enum: [...ENTITY_TYPES] });
 
@@ -34,7 +34,7 @@ const RelationSchema = Type.Object({
 }, { $id: 'Relation' });
 
 const Common = {
-  tenant_id: TenantId,
+  tenant_id: OptTenantId,
   fleet_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only what memories of this fleet mention' })),
   agent_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Also count this agent\'s scope_agent memories (an agent-scoped key is its own agent)' })),
   limit: Type.Integer({ minimum: ENTITY_LIMIT.min, maximum: ENTITY_LIMIT.max, default: ENTITY_LIMIT.default }),

@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../services.js';
 import { fingerprint, Idempotency, IN_FLIGHT_TTL_MS, isFinal } from '../core/idempotency.js';
-import { conflict, invalid, DomainError } from '../core/errors.js';
+import { invalid, DomainError } from '../core/errors.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -42,7 +42,10 @@ export function registerIdempotency(app: FastifyInstance, s: Services) {
     if (claim.kind === 'mismatch') {
       throw invalid(['header', 'idempotency-key'], 'This Idempotency-Key was already used with a different request body', 'idempotency_key_reused', key);
     }
-    if (claim.kind === 'in_flight') throw conflict('A request with this Idempotency-Key is still being processed; retry later');
+    // Retry-After tells a client that repeating the request is the way on (the first try's answer is replayed then).
+    if (claim.kind === 'in_flight') {
+      throw new DomainError(409, 'Conflict', 'A request with this Idempotency-Key is still being processed; retry later', {}, { 'retry-after': '1' });
+    }
     if (claim.kind === 'replay') {
       const r = claim.response;
       for (const [h, v] of Object.entries(r.headers)) reply.header(h, v);

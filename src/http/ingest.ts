@@ -13,7 +13,7 @@ import { DomainError, ValidationError, type ValidationItem } from '../core/error
 import { IdempotencyHeaders, StrEnum, nullable } from './memory-schemas.js';
 import { faultItems } from './validation.js';
 import { faultyStrings } from '../core/input.js';
-import { Ident, TenantId, errorResponses } from './schemas.js';
+import { Ident, OptTenantId, TenantId, errorResponses } from './schemas.js';
 
 /** Room for the JSON envelope or the multipart framing around a payload of the full cap. */
 const ENVELOPE_BYTES = 64 * 1024;
@@ -32,7 +32,7 @@ const RunId = Type.String({ pattern: '^[a-z0-9][a-z0-9._-]{0,99}$', description:
 const DocHash = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'sha256 of the source text (from preview)' });
 
 const PreviewBody = Type.Object({
-  tenant_id: TenantId,
+  tenant_id: OptTenantId,
   url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'http(s) URL to fetch; give url or content' })),
   content: Type.Optional(Type.String({ minLength: 1, description: 'Text to extract facts from; give url or content' })),
   focus: Type.Optional(Focus),
@@ -85,7 +85,7 @@ const CommitFact = Type.Object({
 }, { additionalProperties: false });
 
 const CommitBody = Type.Object({
-  tenant_id: TenantId,
+  tenant_id: OptTenantId,
   fleet_id: Type.Optional(Ident),
   agent_id: Type.Optional(Ident),
   facts: Type.Array(CommitFact, { minItems: 1, maxItems: MAX_COMMIT_FACTS }),
@@ -109,7 +109,7 @@ const CommitResult = Type.Object({
 });
 
 const UndoParams = Type.Object({ run_id: Type.String({ minLength: 1, maxLength: 200 }) });
-const UndoQuery = Type.Object({ tenant_id: TenantId });
+const UndoQuery = Type.Object({ tenant_id: OptTenantId });
 const UndoResult = Type.Object({
   deleted: Type.Integer({ description: 'Memories soft-deleted; 0 is a valid answer' }),
   run_id: Type.String(),

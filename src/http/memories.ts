@@ -8,6 +8,7 @@ import { MEMORY_TYPES } from '../core/memories/types.js';
 import { splitList, type ListQuery } from '../core/memories/service.js';
 import { ValidationError, type ValidationItem } from '../core/errors.js';
 import { errorResponses } from './schemas.js';
+import { scopedQuery } from './caura-names.js';
 import {
   BulkDeleteBody, CountQuery, CreateMemoryBody, DeleteWhereBody, DeleteWhereQuery, FleetsSchema, IdempotencyHeaders,
   ItemQuery, ListQuerySchema, MemoryDetailSchema, MemoryIdParams, MemoryPageSchema, MemoryUpdatedSchema,
@@ -58,7 +59,7 @@ export const memoryRoutes = (s: Services): FastifyPluginAsync => async (app) => 
       response: { 200: MemoryPageSchema, ...errorResponses(400) },
     },
   }, async (req) => {
-    const q = req.query as Static<typeof ListQuerySchema>;
+    const q = scopedQuery(req.caller, req.query as Static<typeof ListQuerySchema>);
     return mem.list(req.caller, { ...q, exclude_memory_types: parseExcludeTypes(q.exclude_memory_types) } as ListQuery);
   });
 
@@ -91,7 +92,7 @@ export const memoryRoutes = (s: Services): FastifyPluginAsync => async (app) => 
       querystring: StatsQuery,
       response: { 200: StatsSchema, ...errorResponses() },
     },
-  }, async (req) => mem.stats(req.caller, req.query as Static<typeof StatsQuery>));
+  }, async (req) => mem.stats(req.caller, scopedQuery(req.caller, req.query as Static<typeof StatsQuery>)));
 
   app.get('/api/v1/memories/count', {
     schema: {

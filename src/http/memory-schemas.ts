@@ -3,7 +3,8 @@ import { Type, type Static, type TSchema } from 'typebox';
 import {
   CLIENT_MEMORY_TYPES, CLIENT_STATUSES, CONTENT_MAX, MEMORY_TYPES, SORTS, STATUSES, TRANSITION_STATUSES, VISIBILITIES,
 } from '../core/memories/types.js';
-import { AnyObject, DateTime, Ident, TenantId, Uuid } from './schemas.js';
+import { MEMORY_SCOPES } from '../core/memories/scope.js';
+import { AnyObject, DateTime, Ident, OptTenantId, TenantId, Uuid } from './schemas.js';
 
 /** A string enum (`{type: string, enum}`): one clear 422 item instead of an anyOf cascade. */
 export const StrEnum = <T extends string>(values: readonly T[], opts: Record<string, unknown> = {}) =>
@@ -112,8 +113,8 @@ export const MemoryPageSchema = Type.Object({
 });
 
 export const CreateMemoryBody = Type.Object({
-  tenant_id: TenantId,
-  agent_id: Ident,
+  tenant_id: OptTenantId,
+  agent_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The writer. Omitted: the key\'s agent, else "default"' })),
   content: Content,
   fleet_id: Type.Optional(nullable(Ident)),
   memory_type: Type.Optional(MemoryTypeIn),
@@ -130,7 +131,13 @@ export const CreateMemoryBody = Type.Object({
   ts_valid_end: Type.Optional(nullable(DateTime)),
   status: Type.Optional(StatusIn),
   visibility: Type.Optional(VisibilityEnum),
-}, { additionalProperties: false });
+  tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+    maxItems: 50, description: 'Kept as metadata.tags (after any metadata.tags given)',
+  })),
+  write_mode: Type.Optional(StrEnum(['fast', 'strong', 'auto'] as const, {
+    description: 'Accepted for Caura clients: every write is complete (embedded, extracted, stored) when it answers',
+  })),
+}, { additionalProperties: false, description: 'Fields not listed are refused (422 extra_forbidden)' });
 export type CreateMemoryBody = Static<typeof CreateMemoryBody>;
 
 const MetadataMode = StrEnum(['merge', 'replace'] as const, {
@@ -173,7 +180,7 @@ export const StatusResult = Type.Object({
 
 export const MemoryIdParams = Type.Object({ memory_id: Uuid });
 
-const TenantQ = { tenant_id: TenantId };
+const TenantQ = { tenant_id: OptTenantId };
 export const ViewerAgent = Type.Optional(Type.String({
   minLength: 1, maxLength: 200,
   description: 'The viewing agent: its scope_agent memories become visible. An agent-scoped key is always its own viewer.',
@@ -214,7 +221,18 @@ const listParams = {
   include_deleted: IncludeDeleted,
 };
 
-export const ListQuerySchema = Type.Object(listParams);
+/** Caura's list and stats parameters: whose memories (scope) and the author under its name. */
+const cauraListParams = {
+  scope: Type.Optional(StrEnum(MEMORY_SCOPES, {
+    description: 'agent: what the acting agent (agent_id, else the key\'s) wrote; fleet: one fleet (needs fleet_id); all: the tenant. ' +
+      'Omitted: every memory the caller can see. Visibility rules apply in every scope',
+  })),
+  written_by: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: "Caura's name for filter_agent_id" })),
+};
+
+export const ListQuerySchema = Type.Object({ ...listParams, ...cauraListParams }, {
+  additionalProperties: false, description: 'A parameter not listed is refused (422), never ignored',
+});
 export type ListQueryT = Static<typeof ListQuerySchema>;
 
 export const AdminListQuerySchema = Type.Object({
@@ -224,7 +242,8 @@ export const AdminListQuerySchema = Type.Object({
 });
 
 export const DeleteWhereQuery = Type.Object({
-  ...TenantQ,
+  // Required even where other requests default it: a delete by filter names the tenant it empties.
+  tenant_id: TenantId,
   fleet_id: Type.Optional(Ident),
   agent_id: Type.Optional(Type.String({
     minLength: 1, maxLength: 200,
@@ -241,7 +260,7 @@ export const DeleteWhereBody = Type.Object({
 }, { additionalProperties: false });
 
 export const BulkDeleteBody = Type.Object({
-  tenant_id: TenantId,
+  tenant_id: OptTenantId,
   ids: Type.Array(Uuid, { minItems: 1, maxItems: 1000 }),
   agent_id: ViewerAgent,
 }, { additionalProperties: false });
@@ -254,7 +273,8 @@ export const StatsQuery = Type.Object({
   memory_type: Type.Optional(MemoryTypeFilter),
   status: Type.Optional(StatusFilter),
   include_deleted: IncludeDeleted,
-});
+  ...cauraListParams,
+}, { additionalProperties: false });
 
 const Counts = Type.Record(Type.String(), Type.Integer());
 

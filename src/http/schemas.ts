@@ -31,6 +31,8 @@ export const Uuid = Type.String({ format: 'uuid' });
 export const DateTime = Type.String({ format: 'date-time' });
 export const Slug = Type.String({ pattern: '^[a-z0-9][a-z0-9._-]{0,99}$' });
 export const TenantId = Type.String({ minLength: 1, maxLength: 200 });
+/** tenant_id of a request: omitted, the key's tenant (standalone: the fixed tenant). */
+export const OptTenantId = Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: "Omitted: the key's tenant (standalone: the fixed tenant)" }));
 export const Ident = Type.String({ minLength: 1, maxLength: 200 });
 export const AnyObject = Type.Object({}, { additionalProperties: true });
 

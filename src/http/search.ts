@@ -4,13 +4,14 @@ import { Type } from 'typebox';
 import type { Services } from '../services.js';
 import type { SearchRequest } from '../core/search/service.js';
 import { QUERY_MAX_CHARS, TOP_K } from '../core/search/service.js';
-import { DateTime, Ident, TenantId, errorResponses } from './schemas.js';
+import { DateTime, Ident, OptTenantId, errorResponses } from './schemas.js';
 import { MemoryTypeFilter, StatusFilter, ViewerAgent } from './memory-schemas.js';
+import { searchAliases } from './caura-names.js';
 
 const Rank = Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]);
 
 export const SearchBody = Type.Object({
-  tenant_id: TenantId,
+  tenant_id: OptTenantId,
   query: Type.String({ minLength: 1, maxLength: QUERY_MAX_CHARS, description: `1 to ${QUERY_MAX_CHARS} characters (not only whitespace)` }),
   fleet_id: Type.Optional(Ident),
   fleet_ids: Type.Optional(Type.Array(Ident, { minItems: 1, maxItems: 100, description: 'Memories of any of these fleets (with fleet_id: of any of all named)' })),
@@ -18,7 +19,9 @@ export const SearchBody = Type.Object({
   filter_agent_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only memories written by this agent (author filter)' })),
   memory_type: Type.Optional(MemoryTypeFilter),
   memory_types: Type.Optional(Type.Array(MemoryTypeFilter, { minItems: 1, maxItems: 20, description: 'Memories of any of these types' })),
+  memory_type_filter: Type.Optional(Type.Unsafe<string>({ ...MemoryTypeFilter, description: "Caura's name for memory_type" })),
   status: Type.Optional(StatusFilter),
+  status_filter: Type.Optional(Type.Unsafe<string>({ ...StatusFilter, description: "Caura's name for status" })),
   valid_at: Type.Optional(Type.String({ format: 'date-time', description: 'Only memories valid at this instant: ts_valid_start <= t < ts_valid_end (an open end matches)' })),
   top_k: Type.Optional(Type.Integer({ minimum: TOP_K.min, maximum: TOP_K.max, default: TOP_K.default })),
   min_similarity: Type.Optional(Type.Number({ minimum: -1, maximum: 1, description: 'Drop results whose cosine similarity to the query is lower' })),
@@ -77,6 +80,11 @@ const LEGS_DOC = 'Hybrid: a vector leg (HNSW cosine), a keyword leg (full text, 
   'Without `agent_id`, scope_agent memories are hidden; with it, that agent\'s are included. Each returned memory\'s ' +
   'recall_count and last_recalled_at are updated.';
 
+function searchRequest(body: unknown): SearchRequest {
+  searchAliases(body as Record<string, unknown>);
+  return body as SearchRequest;
+}
+
 export const searchRoutes = (s: Services): FastifyPluginAsync => async (app) => {
   app.addSchema(SearchItem);
   const tags = ['search'];
@@ -88,7 +96,7 @@ export const searchRoutes = (s: Services): FastifyPluginAsync => async (app) => 
       body: SearchBody,
       response: { 200: SearchResponse, ...errorResponses(503) },
     },
-  }, async (req) => s.search.search(req.caller, req.body as SearchRequest));
+  }, async (req) => s.search.search(req.caller, searchRequest(req.body)));
 
   app.post('/api/v1/recall', {
     config: { rate: 'search' },
@@ -99,5 +107,5 @@ export const searchRoutes = (s: Services): FastifyPluginAsync => async (app) => 
       body: SearchBody,
       response: { 200: RecallResponse, ...errorResponses(503) },
     },
-  }, async (req) => s.search.recall(req.caller, req.body as SearchRequest));
+  }, async (req) => s.search.recall(req.caller, searchRequest(req.body)));
 };

@@ -65,6 +65,8 @@ export const systemRoutes = (s: Services): FastifyPluginAsync => async (app) => 
     },
   }, async (_req, reply) => {
     const h = await checkHealth(s);
+    // A required dependency is down: tell load balancers and clients when to look again.
+    if (h.httpStatus === 503) reply.header('retry-after', '2');
     return reply.code(h.httpStatus).send(h.body);
   });
 

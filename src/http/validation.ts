@@ -22,8 +22,10 @@ declare module 'fastify' {
 const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as (a: Ajv) => Ajv;
 const dateTimeShape = (fullFormats['date-time'] as { validate: (s: string) => boolean }).validate;
 
-function makeAjv(coerceTypes: boolean | 'array', removeAdditional = true) {
-  const ajv = new Ajv({ allErrors: true, verbose: true, useDefaults: true, removeAdditional, strict: false, coerceTypes });
+// Nothing is removed: a field a schema does not take (additionalProperties: false) is a 422 naming
+// it (extra_forbidden), never dropped — a client learns its filter or field did not apply.
+function makeAjv(coerceTypes: boolean | 'array') {
+  const ajv = new Ajv({ allErrors: true, verbose: true, useDefaults: true, removeAdditional: false, strict: false, coerceTypes });
   addFormats(ajv);
   // Formats narrowed to what Postgres stores: ajv's uuid also takes `urn:uuid:…`, and its
   // date-time takes year 0000 and offsets up to ±23:59, which the database refuses.
@@ -48,7 +50,7 @@ let argumentsAjv: Ajv | undefined;
  * believing a filter applied.
  */
 export function compileArgumentsValidator(schema: object) {
-  argumentsAjv ??= makeAjv(false, false);
+  argumentsAjv ??= makeAjv(false);
   return argumentsAjv.compile(schema);
 }
 
@@ -63,9 +65,11 @@ export function compileValidator(schema: object, httpPart?: string) {
 
 /**
  * JSON bodies: nesting is bounded before anything parses or walks them, and keys that reach
- * Object.prototype (`__proto__`, `constructor.prototype`) are refused outright.
+ * Object.prototype (`__proto__`, `constructor.prototype`) are refused outright. Strings that
+ * cannot be stored are refused too, unless `storableStrings` is false: a protocol whose handler
+ * refuses them itself (MCP answers them as a tool error of the call that carries them).
  */
-export function registerJsonParser(app: FastifyInstance, maxDepth = MAX_JSON_DEPTH) {
+export function registerJsonParser(app: FastifyInstance, maxDepth = MAX_JSON_DEPTH, storableStrings = true) {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
@@ -76,7 +80,7 @@ export function registerJsonParser(app: FastifyInstance, maxDepth = MAX_JSON_DEP
       return;
     }
     parse(req, text, (err: Error | null, value?: unknown) => {
-      if (err || !mayHoldFaultyStrings(text)) return done(err, value);
+      if (err || !storableStrings || !mayHoldFaultyStrings(text)) return done(err, value);
       const perItem = req.routeOptions.config?.perItem;
       const faults = faultyStrings(value).filter((f) => !(perItem && f.path[0] === perItem && typeof f.path[1] === 'number'));
       if (faults.length) return done(new ValidationError(faultItems(faults, ['body'])), undefined);

@@ -7,7 +7,8 @@ import { invalid, ValidationError } from '../core/errors.js';
 import { isPrototypeKey, jsonDepth, MAX_JSON_DEPTH } from '../core/json-limits.js';
 import { ajvToItem, domainErrorBody, INTERNAL_ERROR_BODY, problemBody } from '../http/errors.js';
 import { chargeRate } from '../http/rate-limit.js';
-import { compileArgumentsValidator } from '../http/validation.js';
+import { compileArgumentsValidator, faultItems } from '../http/validation.js';
+import { faultyStrings } from '../core/input.js';
 import type { Registry } from './registry.js';
 import type { ToolContext, ToolSpec } from './tool.js';
 
@@ -19,8 +20,12 @@ function validatorOf(spec: ToolSpec) {
   return v;
 }
 
-/** Arguments as they arrive: an object, nested at most MAX_JSON_DEPTH deep, with no key that reaches Object.prototype. */
-function checkShape(args: unknown): Record<string, unknown> {
+/**
+ * Arguments as they arrive: an object, nested at most MAX_JSON_DEPTH deep, with no key that reaches
+ * Object.prototype and no string that cannot be stored (NUL, a lone surrogate) — except inside the
+ * items of the tool's `perItem` list, which the tool refuses item by item.
+ */
+function checkShape(args: unknown, perItem?: string): Record<string, unknown> {
   if (args === undefined || args === null) return {};
   if (typeof args !== 'object' || Array.isArray(args)) throw invalid(['body'], 'Arguments should be an object', 'dict_type', null);
   if (jsonDepth(args) > MAX_JSON_DEPTH) {
@@ -28,6 +33,8 @@ function checkShape(args: unknown): Record<string, unknown> {
   }
   const bad = prototypeKey(args);
   if (bad !== null) throw invalid(['body', ...bad], 'Keys __proto__, constructor and prototype are not accepted', 'value_error', null);
+  const faults = faultyStrings(args).filter((f) => !(perItem && f.path[0] === perItem && typeof f.path[1] === 'number'));
+  if (faults.length) throw new ValidationError(faultItems(faults, ['body']));
   return { ...(args as Record<string, unknown>) };
 }
 
@@ -52,7 +59,7 @@ export async function callTool(
   if (!spec) return text(problemBody(404, 'Not Found', `No tool named "${name}"`), true);
   try {
     requireAuth(ctx.caller);
-    const args = checkShape(rawArgs);
+    const args = checkShape(rawArgs, spec.perItem);
     // Metered before validation, as REST requests are: malformed floods count too.
     await chargeRate(ctx.services, ctx.caller, typeof spec.rate === 'function' ? spec.rate(args) : spec.rate, log);
     const validate = validatorOf(spec);

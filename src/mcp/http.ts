@@ -28,7 +28,8 @@ const messages = (body: unknown): { method?: unknown }[] =>
 
 export const mcpRoutes = (s: Services): FastifyPluginAsync => async (app) => {
   const registry = await loadRegistry();
-  registerJsonParser(app, BODY_MAX_DEPTH);
+  // Unstorable strings reach the tool, which refuses them as its error (as over stdio).
+  registerJsonParser(app, BODY_MAX_DEPTH, false);
 
   app.post('/mcp', {
     config: { rate: 'per-call' },

@@ -7,7 +7,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema, type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import pino from 'pino';
 import type { Config } from '../config.js';
 import { type Caller, TRUST } from '../core/caller.js';
@@ -108,11 +110,17 @@ async function proxyServer(env: NodeJS.ProcessEnv, stopping: (() => Promise<void
   }
   stopping.push(() => client.close());
   const instructions = client.getInstructions();
+  const prompts = !!client.getServerCapabilities()?.prompts;
   const server = new Server(
     { name: 'loci', version: PACKAGE_VERSION },
-    { capabilities: { tools: {} }, ...(instructions ? { instructions } : {}) },
+    { capabilities: { tools: {}, ...(prompts ? { prompts: {} } : {}) }, ...(instructions ? { instructions } : {}) },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => client.listTools());
+  if (prompts) {
+    // Active skills, as the server lists them (skill-prompts.ts).
+    server.setRequestHandler(ListPromptsRequestSchema, async (req) => client.listPrompts(req.params));
+    server.setRequestHandler(GetPromptRequestSchema, async (req) => client.getPrompt(req.params));
+  }
   server.setRequestHandler(CallToolRequestSchema, async (req): Promise<CallToolResult> => {
     try {
       return (await client.callTool({ name: req.params.name, arguments: req.params.arguments })) as CallToolResult;

@@ -30,6 +30,8 @@ export interface ToolSpec<A = any> {
   rest: RestTwin | Record<string, RestTwin>;
   /** Calls the same core service method as the REST twin and returns the REST answer's body. */
   handler(ctx: ToolContext, args: A): Promise<unknown>;
+  /** An argument listing items the handler checks one by one (a batch): their faulty strings are their own errors. */
+  perItem?: string;
   /** Place in tools/list (lower first; default 100). */
   order?: number;
 }

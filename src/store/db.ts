@@ -47,6 +47,23 @@ export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
 /** A statement stopped for running past its time limit (either driver); the request fails, not the service. */
 export const isStatementTimeout = (err: unknown) => pgCode(err) === QUERY_CANCELED;
 
+// Socket errors of a connection that cannot be made or was lost.
+const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+// SQLSTATEs of a server that is going away, starting up or full: class 08 (connection exception),
+// admin/crash shutdown, cannot connect now, too many connections.
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
+// node-postgres reports a lost or unobtainable connection by message only.
+const CONNECTION_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|not queryable|Connection closed|Client was closed/i;
+
+/** The database cannot be reached (down, restarting, link lost): the request fails as 503, never a 500. */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  const code = pgCode(err);
+  if (code && (CONNECTION_ERRNOS.has(code) || UNAVAILABLE_SQLSTATES.has(code) || code.startsWith('08'))) return true;
+  const cause = typeof err === 'object' && err !== null ? (err as { cause?: unknown }).cause : undefined;
+  if (cause && cause !== err && isDatabaseUnavailable(cause)) return true;
+  return err instanceof Error && !code && CONNECTION_MESSAGES.test(err.message);
+}
+
 /** The statement that applies transaction-local settings, with its parameters. */
 export function setConfigStatement(settings: Record<string, string>): { sql: string; params: string[] } {
   const names = Object.keys(settings);

@@ -13,7 +13,9 @@ export class PgDb implements Db {
   constructor(url: string, max = 10, statementTimeoutMs = DEFAULT_STATEMENT_TIMEOUT_MS) {
     this.pool = new pg.Pool({
       connectionString: url, max, connectionTimeoutMillis: 5_000,
-      ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
+      // The server stops a long statement; the client gives up too if the answer never comes
+      // (a link that died silently), so no request waits on the database forever.
+      ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + 5_000 } : {}),
     });
     // An idle client losing its connection must not crash the process; /health reports it.
     this.pool.on('error', () => undefined);
@@ -26,6 +28,13 @@ export class PgDb implements Db {
 
   async tx<T>(fn: (q: Queryable) => Promise<T>, opts: TxOptions = {}): Promise<T> {
     const client = await this.pool.connect();
+    // A connection lost while checked out is reported as an 'error' event on the client, which
+    // would end the process unheard; the next statement fails instead, and the client is discarded.
+    let lost: Error | undefined;
+    const onLost = (err: Error) => {
+      lost = err;
+    };
+    client.on('error', onLost);
     const q: Queryable = {
       query: async (sql, params) => {
         const res = await client.query(sql, params as any[]);
@@ -39,11 +48,14 @@ export class PgDb implements Db {
       }
       const out = await fn(q);
       await client.query('COMMIT');
-      client.release();
+      client.off('error', onLost);
+      client.release(lost);
       return out;
     } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      client.release();
+      const rolledBack = lost ? false : await client.query('ROLLBACK').then(() => true, () => false);
+      client.off('error', onLost);
+      // A client that could not roll back is not returned to the pool.
+      client.release(lost ?? (rolledBack ? undefined : (err as Error)));
       throw err;
     }
   }
@@ -71,6 +83,9 @@ export class PgDb implements Db {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.pool.end();
+    // Ending waits for checked-out clients; a client stuck on a dead link must not hold shutdown.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.pool.end(), new Promise((r) => (timer = setTimeout(r, 5_000)))]);
+    clearTimeout(timer);
   }
 }

@@ -63,6 +63,8 @@ export async function startTestApp(env: Record<string, string> = {}, overrides: 
     // far beyond any load on a shared 2-core machine may trip it here.
     LOCI_DB_STATEMENT_TIMEOUT_MS: '120000',
     // Generous budgets: tests exercise rate limits explicitly where they mean to.
+    // Keys are required as on a non-loopback address; the keyless loopback mode is tested on its own.
+    LOCI_KEYLESS_LOOPBACK: 'false',
     LOCI_RATE_WRITE: '100000', LOCI_RATE_BULK: '100000', LOCI_RATE_SEARCH: '100000', LOCI_RATE_OTHER: '100000', LOCI_RATE_UNAUTHENTICATED: '100000',
     ...env,
   });

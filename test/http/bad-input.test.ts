@@ -106,6 +106,11 @@ describe('bad input is a 4xx that writes nothing', () => {
     const bad = await t.api('GET', `/api/v1/memories/%zz?tenant_id=${T}`);
     expect(bad.status).toBe(400);
     expect(bad.headers.get('content-type')).toContain('application/problem+json');
+    // Beyond the server's header size the HTTP parser answers, still as problem+json.
+    const huge = await t.api('GET', `/api/v1/memories?tenant_id=${T}&fleet_id=${'f'.repeat(20_000)}`);
+    expect(huge.status).toBe(431);
+    expect(huge.headers.get('content-type')).toContain('application/problem+json');
+    expect(huge.body).toMatchObject({ status: 431, title: 'Request Header Fields Too Large' });
     // A run id of the full 200 characters the schema allows still reaches its route.
     const undo = await t.api('POST', `/api/v1/ingest/undo/${'r'.repeat(200)}?tenant_id=${T}`);
     expect(undo.status).toBe(200);

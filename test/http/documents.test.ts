@@ -276,14 +276,15 @@ describe('documents', () => {
     expect(missing.body.detail).toContainEqual(expect.objectContaining({ loc: ['body', 'data'], type: 'missing' }));
     const pattern = await write({ collection: 'bad', doc_id: 'Bad ID', data: {} });
     expect(pattern.body.detail).toContainEqual(expect.objectContaining({ loc: ['body', 'doc_id'], type: 'string_pattern_mismatch' }));
-    expect((await t.api('POST', '/api/v1/documents', { body: { collection: 'bad', doc_id: 'ok', data: {} } })).status).toBe(422);
+    const extra = await write({ collection: 'bad', doc_id: 'ok', data: {}, surprise: 1 });
+    expect(extra.body.detail).toContainEqual(expect.objectContaining({ loc: ['body', 'surprise'], type: 'extra_forbidden' }));
 
     for (const top_k of [0, 51, 2.5]) expect((await search({ query: 'x', top_k })).status).toBe(422);
     expect((await search({ query: '' })).status).toBe(422);
     expect((await search({ top_k: 3 })).status).toBe(422);
-    expect((await t.api('POST', '/api/v1/documents/search', { body: { query: 'x' } })).status).toBe(422);
+    expect((await search({ query: 'x', surprise: 1 })).status).toBe(422);
     expect((await t.api('GET', `/api/v1/documents/bad/Bad%20ID?tenant_id=${T}`)).status).toBe(422);
-    expect((await t.api('GET', '/api/v1/documents/collections')).status).toBe(422);
+    expect((await t.api('GET', '/api/v1/documents/collections?fleet_id=')).status).toBe(422);
 
     expect((await collections()).map((c) => c.collection)).not.toContain('bad');
     expect((await collections()).map((c) => c.collection)).not.toContain('Bad');
@@ -313,7 +314,7 @@ describe('documents', () => {
     const paths = Object.keys(doc.paths).filter((p) => p.startsWith('/api/v1/documents'));
     expect(paths.sort()).toEqual([
       '/api/v1/documents', '/api/v1/documents/collections', '/api/v1/documents/query', '/api/v1/documents/search',
-      '/api/v1/documents/{collection}/{doc_id}',
+      '/api/v1/documents/{collection}/{doc_id}', '/api/v1/documents/{doc_id}',
     ]);
     const post = doc.paths['/api/v1/documents'].post;
     expect(post.tags).toEqual(['documents']);

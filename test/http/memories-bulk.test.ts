@@ -159,8 +159,7 @@ describe('bulk write: statuses and results', () => {
     const cases: [Record<string, unknown>, (string | number)[]][] = [
       [{ tenant_id: 'b6', agent_id: 'a1', items: items(101) }, ['body', 'items']],
       [{ tenant_id: 'b6', agent_id: 'a1', items: [] }, ['body', 'items']],
-      [{ tenant_id: 'b6', items: items(1) }, ['body', 'agent_id']],
-      [{ agent_id: 'a1', items: items(1) }, ['body', 'tenant_id']],
+      [{ tenant_id: 'b6', agent_id: 'a1', items: items(1), surprise: true }, ['body', 'surprise']],
       [{ tenant_id: 'b6', agent_id: 'a1', items: 'many' }, ['body', 'items']],
       [{ tenant_id: 'b6', agent_id: 'a1', fleet_id: '', items: items(1) }, ['body', 'fleet_id']],
     ];

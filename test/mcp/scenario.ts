@@ -108,13 +108,29 @@ export async function refusals(call: Call, who: Who): Promise<void> {
   // Nesting past the limit anywhere in the arguments, and keys that reach Object.prototype.
   const deep = await refused(call, 422, 'loci_write', { content: 'deep', metadata: nested(70) as Record<string, unknown> });
   expect(deep.detail[0]).toMatchObject({ type: 'json_too_deep', ctx: { max_depth: 64 } });
-  // Over HTTP the body parser refuses such keys before MCP sees them (a 422, as for any REST body);
-  // over stdio the tool refuses them.
+  // Over HTTP the body parser refuses such keys before MCP sees them (a 422, as for any REST body:
+  // an error for a direct client, that 422 body as a tool error through the stdio proxy); the
+  // embedded stdio server refuses them in the tool.
   const poisoned = { op: 'write', collection: 'x', doc_id: 'y', data: JSON.parse('{"a": {"__proto__": {"polluted": true}}}') };
   const answer = await call('loci_doc', poisoned).catch((err: Error) => err);
   if (answer instanceof Error) expect(answer.message).toMatch(/422|json_invalid/);
-  else expect(answer).toMatchObject({ isError: true, body: { detail: [expect.objectContaining({ loc: ['body', 'data', 'a', '__proto__'] })] } });
+  else {
+    expect(answer.isError).toBe(true);
+    expect(answer.body.detail).toEqual([expect.objectContaining(
+      answer.body.detail[0].type === 'json_invalid' ? { loc: ['body'] } : { loc: ['body', 'data', 'a', '__proto__'] })]);
+  }
   expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+
+  // Strings that cannot be stored: a tool error naming the place, never a crash; in a batch, that item's error.
+  const nul = await refused(call, 422, 'loci_write', { content: `Nul\u0000here (${who.tag}).` });
+  expect(nul.detail[0]).toMatchObject({ loc: ['body', 'content'], type: 'string_unstorable', ctx: { fault: 'nul' } });
+  const lone = await refused(call, 422, 'loci_doc', { op: 'write', collection: 'x', doc_id: 'y', data: { ['k\ud800']: 'v' } });
+  expect(lone.detail[0]).toMatchObject({ loc: ['body', 'data', 'k\ud800'], type: 'string_unstorable', ctx: { fault: 'surrogate' } });
+  await refused(call, 422, 'loci_recall', { query: 'lone \udc00 surrogate' });
+  const mixed = await ok(call, 'loci_write', { items: [{ content: `Storable (${who.tag}).` }, { content: 'Not\u0000storable.' }] });
+  expect(mixed).toMatchObject({ created: 1, errors: 1 });
+  expect(mixed.results[1]).toMatchObject({ status: 'error', error: expect.anything() });
+  await ok(call, 'loci_manage', { op: 'delete', memory_id: mixed.results[0].id });
 
   // Identity comes from the key: another tenant or agent named in the arguments is refused.
   await refused(call, 403, 'loci_write', { content: `Not mine (${who.tag}).`, tenant_id: `${who.tenant}-other` });

@@ -68,16 +68,22 @@ describe('UseLiteEmbedder (real model, 2 workers)', () => {
 
   it('keeps the event loop free while embedding', async () => {
     let maxGap = 0;
+    let ticks = 0;
     let last = performance.now();
     const timer = setInterval(() => {
       const now = performance.now();
       maxGap = Math.max(maxGap, now - last);
       last = now;
+      ticks++;
     }, 2);
+    const started = performance.now();
     await emb.embed(sentences(64, ' (loop)'));
+    const took = performance.now() - started;
     clearInterval(timer);
-    // A single in-thread batch of 64 takes ~500 ms; messaging costs a few ms.
-    expect(maxGap).toBeLessThan(100);
+    // Embedding in this thread would hold the loop for the whole batch (one gap as long as the call).
+    // Judged relative to the call's own duration, so a loaded machine does not decide the verdict.
+    expect(ticks).toBeGreaterThanOrEqual(5);
+    expect(maxGap).toBeLessThan(Math.max(100, took / 3));
   });
 });
 

@@ -190,6 +190,8 @@ function valueKey(raw: string, next: string | undefined): string {
   if (/^\d{1,2}:\d{2}$/.test(s)) return s.replace(/^0(\d)/, '$1');
   const unit = /^(\d+(?:\.\d+)?)([a-z]+)$/.exec(s);
   const [num, u] = unit ? [Number(unit[1]), unit[2]] : [Number(s), next ?? ''];
+  // "504s", "1990s": a plural of a code or a decade, not seconds (seconds written this way are short: "30s").
+  if (unit && u === 's' && unit[1].length >= 3) return unit[1];
   if (Number.isFinite(num)) {
     if (DURATION[u] !== undefined) return `${num * DURATION[u]}s`;
     if (SIZE[u] !== undefined) return `${num * SIZE[u]}B`;
@@ -526,7 +528,20 @@ function comparableValues(a: string[], b: string[]): [Set<string>, Set<string>] 
       const finer = /^\d+$/.test(v) ? other.find((o) => o.startsWith(`${v}.`)) : undefined;
       return finer ?? v;
     }));
-  return [fix(a, b), fix(b, a)];
+  // Figures of different dimensions never replace each other ("504" errors / a "30s" timeout).
+  const dims = (xs: string[]) => new Set(xs.map(dimensionOf));
+  const da = dims(a);
+  const db = dims(b);
+  return [fix(a.filter((v) => db.has(dimensionOf(v))), b), fix(b.filter((v) => da.has(dimensionOf(v))), a)];
+}
+
+/** The dimension of a canonical value key (see valueKey): money, duration, size, clock time or a plain figure. */
+function dimensionOf(v: string): string {
+  if (/^[$€£¥]/.test(v)) return v[0];
+  if (/^\d+(?:\.\d+)?s$/.test(v)) return 'duration';
+  if (/^\d+(?:\.\d+)?B$/.test(v)) return 'size';
+  if (/^\d{1,2}:\d{2}$/.test(v)) return 'clock';
+  return 'figure';
 }
 
 const TRANSFER = /\b(?:took over|take over|tak(?:es|ing) over|taken over|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|is (?:now )?(?:\w+'s|his|hers|theirs) now|now (?:owns?|leads?|handles?|runs?|manages?)|new (?:owner|lead|manager|maintainer|head|point of contact|dri|on-call)|adopt(?:s|ed|ing)? the (?:package|project|repo)|(?:switch|move)(?:d|s)? maint(?:ainer|ainers|enance)|orphan(?:s|ed|ing)?)\b/;

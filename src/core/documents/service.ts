@@ -9,7 +9,7 @@ import type { Db } from '../../store/db.js';
 import { vectorLiteral } from '../../store/db.js';
 import type { Embedder } from '../../providers/embedder/types.js';
 import { type Caller, checkReadFleets, confinedFleet, isSystem, requireTrust, resolveTenant, resolveWriteFleet, TRUST } from '../caller.js';
-import { DomainError, forbidden, invalid, notFound } from '../errors.js';
+import { DomainError, embedderUnavailable, forbidden, invalid, notFound } from '../errors.js';
 import {
   COLLECTION_PATTERN, DOC_ID_PATTERN, DOC_MAX_BYTES, EMBED_MAX_CHARS, FilterConflictError,
   SYSTEM_DOC_MAX_BYTES, documentText, filterToContainment, isPlainObject, isProtectedCollection,
@@ -368,7 +368,7 @@ export class DocumentService {
       return w;
     };
 
-    const vecP = this.queryEmbedder.embed([query]).then(([v]) => vectorLiteral(v));
+    const vecP = this.queryEmbedder.embed([query]).then(([v]) => vectorLiteral(v), () => Promise.reject(embedderUnavailable()));
     const semantic = vecP.then(async (vec) => {
       const w = scope().raw('embedding IS NOT NULL');
       const pv = w.param(vec);
@@ -431,8 +431,9 @@ export class DocumentService {
     return rows.map((r) => ({ collection: r.collection, count: Number(r.count), updated_at: iso(r.updated_at) }));
   }
 
+  /** A failing embedder refuses the write (503), as it does a memory write. */
   private async embedText(text: string): Promise<Float32Array> {
-    const [v] = await this.embedder.embed([text.slice(0, EMBED_MAX_CHARS)]);
+    const [v] = await this.embedder.embed([text.slice(0, EMBED_MAX_CHARS)]).catch(() => Promise.reject(embedderUnavailable()));
     return v;
   }
 }

@@ -39,7 +39,7 @@ export interface IngestDeps {
 }
 
 interface PreviewOptions {
-  tenant_id: string;
+  tenant_id?: string;
   focus?: string;
   source_uri?: string;
   max_facts?: number;
@@ -94,7 +94,7 @@ export interface CommitFact {
 }
 
 export interface CommitInput {
-  tenant_id: string;
+  tenant_id?: string;
   fleet_id?: string;
   agent_id?: string;
   facts: CommitFact[];
@@ -357,7 +357,7 @@ export class IngestService {
    * `metadata.source = "ingest"` and that the caller may delete (an agent-bound key: its own),
    * then deletes the parent document if the caller may act as the run's writer.
    */
-  async undo(caller: Caller, runId: string, q: { tenant_id: string }): Promise<UndoResult> {
+  async undo(caller: Caller, runId: string, q: { tenant_id?: string }): Promise<UndoResult> {
     const tenant = this.tenant(caller, q.tenant_id);
     const deleted = await this.deps.memories.removeWhere(caller, {
       tenant_id: tenant, run_id: runId, metadata_filter: { source: INGEST_SOURCE },

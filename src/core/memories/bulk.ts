@@ -5,17 +5,17 @@
 // DO NOTHING and classified after the insert, never checked before it.
 import { randomUUID } from 'node:crypto';
 import { Gate } from '../../infra/gate.js';
-import { DomainError, ValidationError, type ValidationItem } from '../errors.js';
+import { DomainError, ValidationError, type ValidationItem, embedderUnavailable } from '../errors.js';
 import type { Queryable } from '../../store/db.js';
 import type { Extraction } from '../../providers/entities/types.js';
-import { type Caller, requireTrust, resolveAgent, resolveTenant, resolveWriteFleet, TRUST } from '../caller.js';
+import { type Caller, requireTrust, resolveAgent, resolveTenant, resolveWriteFleet, TRUST, writeAgent } from '../caller.js';
 import { recordExtractions } from '../entities/store.js';
 import { indexText } from './content.js';
 import { Params } from './params.js';
 import type { MemoryDeps } from './service.js';
 import type { CreateMemoryInput, Usage } from './types.js';
 import {
-  INSERT_COLUMNS, liveMemories, memoryValues, prepareMemory, publishWritten, quotaExceeded, withEnrichment, type PreparedMemory,
+  INSERT_COLUMNS, liveMemories, memoryValues, prepareMemory, publishWritten, quotaExceeded, withClientTags, withEnrichment, type PreparedMemory,
 } from './write.js';
 
 export const BULK_MAX_ITEMS = 100;
@@ -54,8 +54,8 @@ export interface BulkResult {
 export type BulkItemInput = { fields: Partial<CreateMemoryInput> } | { invalid: ValidationItem[] };
 
 export interface BulkRequest {
-  tenant_id: string;
-  agent_id: string;
+  tenant_id?: string;
+  agent_id?: string;
   fleet_id?: string | null;
   items: BulkItemInput[];
 }
@@ -311,13 +311,13 @@ async function runBulk(
     let agentId: string;
     let fleetId: string | null;
     try {
-      agentId = resolveAgent(caller, f.agent_id ?? req.agent_id)!;
+      agentId = writeAgent(caller, f.agent_id ?? req.agent_id);
       fleetId = resolveWriteFleet(caller, f.fleet_id !== undefined ? f.fleet_id : req.fleet_id);
     } catch (err) {
       if (err instanceof DomainError) return fail(index, 'forbidden', err.message);
       throw err;
     }
-    const input: CreateMemoryInput = { ...f, tenant_id: tenantId, agent_id: agentId, content: f.content ?? '', fleet_id: fleetId };
+    const input: CreateMemoryInput = withClientTags({ ...f, tenant_id: tenantId, agent_id: agentId, content: f.content ?? '', fleet_id: fleetId });
     try {
       const m = prepareMemory(input, at);
       candidates.push({ index, crid: results[index].client_request_id, agentId, m, text: indexText(input.title, m.content) });
@@ -378,7 +378,7 @@ async function enrichAndStore(
       budget.check();
       if (embedded.state.error !== undefined) {
         deps.log?.warn({ err: embedded.state.error }, 'embedding failed');
-        throw new DomainError(503, 'Service Unavailable', 'The embedder is unavailable; retry later', {}, { 'retry-after': '1' });
+        throw embedderUnavailable();
       }
       fresh.forEach((c, i) => {
         if (embedded.state.done && extracted[i].state.done) {

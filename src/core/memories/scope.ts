@@ -17,18 +17,18 @@ export interface ScopedFilter {
  */
 export function scopeFilter(
   scope: MemoryScope, agent: string | null, given: { filter_agent_id?: string; fleet_id?: string },
-  names = { author: 'filter_agent_id', fleet: 'fleet_id' },
+  names = { author: 'filter_agent_id', fleet: 'fleet_id' }, part: 'body' | 'query' = 'body',
 ): ScopedFilter {
   if (scope === 'agent') {
-    if (!agent) throw invalid(['body', 'agent_id'], 'scope=agent needs the acting agent: give agent_id or use an agent-bound key', 'missing');
+    if (!agent) throw invalid([part, 'agent_id'], 'scope=agent needs the acting agent: give agent_id or use an agent-bound key', 'missing');
     if (given.filter_agent_id !== undefined && given.filter_agent_id !== agent) {
-      throw invalid(['body', names.author], `With scope=agent, ${names.author} must be omitted or be your own agent ("${agent}")`,
+      throw invalid([part, names.author], `With scope=agent, ${names.author} must be omitted or be your own agent ("${agent}")`,
         'value_error', given.filter_agent_id);
     }
     return { filter_agent_id: agent, fleet_id: given.fleet_id };
   }
   if (scope === 'fleet' && given.fleet_id === undefined) {
-    throw invalid(['body', names.fleet], 'scope=fleet needs fleet_id', 'missing');
+    throw invalid([part, names.fleet], 'scope=fleet needs fleet_id', 'missing');
   }
   return { ...given };
 }

@@ -11,9 +11,9 @@ import type { EventBus } from '../../infra/bus/types.js';
 import type { Enricher, Suggestion } from '../enrich/enricher.js';
 import { editedMarks, indexedTitle } from '../enrich/types.js';
 import {
-  type Caller, checkReadFleets, confinedFleet, isAdmin, requireAuth, requireTrust, resolveAgent, resolveTenant, resolveWriteFleet, TRUST,
+  type Caller, DEFAULT_AGENT, checkReadFleets, confinedFleet, isAdmin, requireAuth, requireTrust, resolveAgent, resolveTenant, resolveWriteFleet, TRUST,
 } from '../caller.js';
-import { DomainError, badRequest, conflict, invalid, notFound } from '../errors.js';
+import { DomainError, badRequest, conflict, invalid, notFound, embedderUnavailable } from '../errors.js';
 import { linksFor, recordExtraction, withdrawMemory } from '../entities/store.js';
 import { supersededByPrecheck } from '../contradictions/precheck.js';
 import { contentHash, indexText, normaliseContent } from './content.js';
@@ -26,7 +26,7 @@ import { BulkWriter, type BulkOptions, type BulkRequest, type BulkResult } from 
 import { redistribute, type RedistributeRequest, type RedistributeResult } from './redistribute.js';
 import {
   checkMetadata, checkType, checkValidity, INSERT_COLUMNS, isContentDuplicate, liveMemories, memoryValues, prepareMemory, publishWritten, quotaExceeded,
-  withEnrichment, type PreparedMemory,
+  withClientTags, withEnrichment, type PreparedMemory,
 } from './write.js';
 import type { DetectionBacklog } from '../contradictions/backlog.js';
 import {
@@ -84,7 +84,7 @@ export interface Page {
 }
 
 export interface DeleteWhere {
-  tenant_id: string;
+  tenant_id?: string;
   fleet_id?: string;
   agent_id?: string;
   memory_type?: string;
@@ -157,9 +157,11 @@ export class MemoryService {
    * One memory. `opts.suggestion` carries what an earlier server step (an ingest preview) already
    * inferred for fields the input leaves out; it is never taken from a request body.
    */
-  async create(caller: Caller, input: CreateMemoryInput, opts: { suggestion?: Suggestion } = {}): Promise<WrittenMemory> {
-    const { tenantId, agentId, admin, scope } = this.writer(caller, input.tenant_id, input.agent_id);
-    if (!agentId) throw invalid(['body', 'agent_id'], 'Field required', 'missing');
+  async create(caller: Caller, given: CreateMemoryInput, opts: { suggestion?: Suggestion } = {}): Promise<WrittenMemory> {
+    const input = withClientTags(given);
+    const w = this.writer(caller, input.tenant_id, input.agent_id);
+    const { tenantId, admin, scope } = w;
+    const agentId = w.agentId ?? DEFAULT_AGENT;
     const checked = prepareMemory({ ...input, fleet_id: resolveWriteFleet(caller, input.fleet_id) }, ['body']);
     // Room for its detection first: a write the detector could not keep up with waits, then is refused.
     const backlog = this.deps.backlog;
@@ -229,7 +231,7 @@ export class MemoryService {
     const [vectors, extraction] = await Promise.all([
       this.deps.embedder.embed([text]).catch((err) => {
         this.deps.log?.warn({ err }, 'embedding failed');
-        throw new DomainError(503, 'Service Unavailable', 'The embedder is unavailable; retry later', {}, { 'retry-after': '1' });
+        throw embedderUnavailable();
       }),
       this.extract(text),
     ]);
@@ -497,7 +499,7 @@ export class MemoryService {
     });
   }
 
-  async bulkDelete(caller: Caller, body: { tenant_id: string; ids: string[]; agent_id?: string }): Promise<number> {
+  async bulkDelete(caller: Caller, body: { tenant_id?: string; ids: string[]; agent_id?: string }): Promise<number> {
     const a = this.writer(caller, body.tenant_id, body.agent_id);
     const ids = [...new Set(body.ids.map((i) => i.toLowerCase()))];
     return this.softDelete(a, (p) => [`m.id = ANY(${p.add(ids, 'uuid[]')})`]);
@@ -593,6 +595,21 @@ export class MemoryService {
     w.push(`m.status = 'active'`);
     const { rows } = await this.deps.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM memories m WHERE ${w.join(' AND ')}`, p.values);
     return Number(rows[0].n);
+  }
+
+  /**
+   * Memories written per UTC day over the last `days` days (deleted ones included: they were
+   * written), for what the caller can see. Days without writes are absent.
+   */
+  async writesPerDay(caller: Caller, q: { tenant_id?: string; fleet_id?: string; agent_id?: string; days: number }): Promise<{ day: string; writes: number }[]> {
+    const a = this.reader(caller, q.tenant_id, q.agent_id, [q.fleet_id]);
+    const p = new Params();
+    const w = listConditions(p, { tenantId: a.tenantId, viewer: a.agentId, allVisibilities: false, fleetId: q.fleet_id, includeDeleted: true, scope: a.scope });
+    w.push(`m.created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - make_interval(days => ${p.add(q.days - 1, 'int')})`);
+    const { rows } = await this.deps.db.query<{ day: string; n: number }>(
+      `SELECT to_char(date_trunc('day', m.created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day, count(*)::int AS n
+       FROM memories m WHERE ${w.join(' AND ')} GROUP BY 1 ORDER BY 1`, p.values);
+    return rows.map((r) => ({ day: r.day, writes: Number(r.n) }));
   }
 
   /** Tenants that hold memories: all of them for an admin, otherwise the caller's own and readable ones. */

@@ -115,8 +115,10 @@ export interface WrittenMemory extends MemoryRecord {
 }
 
 export interface CreateMemoryInput {
-  tenant_id: string;
-  agent_id: string;
+  /** Omitted: the caller's tenant. */
+  tenant_id?: string;
+  /** Omitted: the caller's agent, else "default". */
+  agent_id?: string;
   content: string;
   fleet_id?: string | null;
   memory_type?: string | null;
@@ -133,6 +135,10 @@ export interface CreateMemoryInput {
   ts_valid_end?: string | null;
   status?: string | null;
   visibility?: string | null;
+  /** Caura's tags: stored as metadata.tags. */
+  tags?: string[] | null;
+  /** Caura's write mode (fast, strong, auto): every write here is complete when it answers. */
+  write_mode?: string | null;
 }
 
 /** Fields of PATCH; undefined = leave as is, null = clear (nullable columns only). */

@@ -42,6 +42,20 @@ export function checkValidity(start: unknown, end: unknown, loc: Loc) {
 export const isContentDuplicate = (err: unknown) =>
   pgCode(err) === UNIQUE_VIOLATION && ((err as { constraint?: string }).constraint ?? 'memories_content_unique') === 'memories_content_unique';
 
+/**
+ * Caura clients send `tags` beside `metadata`; they are kept as metadata.tags (where enrichment
+ * puts the tags it infers), after any the metadata already names. `write_mode` needs nothing:
+ * every write is complete (embedded, extracted, stored) when it answers.
+ */
+export function withClientTags(input: CreateMemoryInput): CreateMemoryInput {
+  const { tags, write_mode: _mode, ...rest } = input;
+  if (!tags?.length) return rest;
+  const metadata: Record<string, unknown> = { ...(rest.metadata ?? {}) };
+  const own = Array.isArray(metadata.tags) ? metadata.tags : [];
+  metadata.tags = [...new Set([...own, ...tags])];
+  return { ...rest, metadata };
+}
+
 /** A create input after the checks no schema expresses; `at` is the loc of the input (e.g. ['body']). */
 export interface PreparedMemory {
   input: CreateMemoryInput;

@@ -13,7 +13,7 @@ import type { Db } from '../../store/db.js';
 import type { Embedder } from '../../providers/embedder/types.js';
 import type { EntityExtractor } from '../../providers/entities/types.js';
 import type { LlmClient } from '../../providers/llm/types.js';
-import { DomainError, invalid } from '../errors.js';
+import { invalid, embedderUnavailable } from '../errors.js';
 import { type Caller, checkReadFleets, confinedFleet, isAdmin, resolveAgent, resolveTenant } from '../caller.js';
 import { linksJsonColumn, parseLinksJson } from '../entities/store.js';
 import { RECORD_COLUMNS, toRecord } from '../memories/record.js';
@@ -254,7 +254,7 @@ export class SearchService {
       return v;
     } catch (err) {
       this.deps.log?.warn({ err }, 'query embedding failed');
-      throw new DomainError(503, 'Service Unavailable', 'The embedder is unavailable; retry later', {}, { 'retry-after': '1' });
+      throw embedderUnavailable();
     }
   }
 

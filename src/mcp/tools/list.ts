@@ -7,7 +7,7 @@ import { actingAgent, arg, defineTool, identityArgs, pick } from '../tool.js';
 
 const P = ListQuerySchema.properties;
 export const ScopeArg = Type.Optional(StrEnum(MEMORY_SCOPES, {
-  default: 'agent', description: 'agent (default): what you wrote; fleet: one fleet (fleet_id); all: the whole tenant',
+  default: 'agent', description: 'agent: what you wrote; fleet: one fleet (fleet_id); all: the whole tenant',
 }));
 
 const input = Type.Object({
@@ -15,7 +15,7 @@ const input = Type.Object({
   agent_id: arg(P.agent_id, "You. Default: the key's agent, else mcp-agent"),
   written_by: arg(P.filter_agent_id, 'Author (scope fleet/all)'),
   ...pick(ListQuerySchema, ['fleet_id', 'memory_type', 'status', 'weight_min', 'weight_max', 'created_after', 'created_before', 'cursor']),
-  sort: arg(P.sort, 'created_at (default), weight, recall_count, …'),
+  sort: arg(P.sort),
   order: arg(P.order),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 25 })),
   include_deleted: arg(P.include_deleted),
@@ -27,8 +27,8 @@ type Args = Omit<ListQuery, 'filter_agent_id'> & { scope?: (typeof MEMORY_SCOPES
 export const tool = defineTool<Args>({
   name: 'loci_list',
   order: 30,
-  description: 'Browse memories by metadata (not by meaning): filter, sort, page. scope: agent (default, what you wrote), ' +
-    'fleet, all. Cursor paging needs sort=created_at, order=desc. Answer: {items, next_cursor}.',
+  description: 'Browse memories by metadata (not by meaning): filter, sort, page. Cursor paging needs sort=created_at, ' +
+    'order=desc. Answer: {items, next_cursor}.',
   input,
   trust: 0,
   stm_only: false,

@@ -19,7 +19,7 @@ type Args = Omit<StatsQuery, 'filter_agent_id'> & { scope?: MemoryScope };
 export const tool = defineTool<Args>({
   name: 'loci_stats',
   order: 70,
-  description: 'Memory counts: {total, by_type, by_agent, by_status, scope}. scope: agent (default, what you wrote), fleet, all.',
+  description: 'Memory counts: {total, by_type, by_agent, by_status, scope}.',
   input,
   trust: 0,
   stm_only: false,

@@ -43,6 +43,7 @@ export const tool = defineTool<Args>({
   stm_only: false,
   rate: (a) => (a.items ? 'bulk' : 'write'),
   rest: { single: 'POST /api/v1/memories', batch: 'POST /api/v1/memories/bulk' },
+  perItem: 'items',
   async handler(ctx, a) {
     const { services: s, caller } = ctx;
     if ((a.content === undefined) === (a.items === undefined)) {
