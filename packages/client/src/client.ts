@@ -154,7 +154,11 @@ export class LociClient {
     health: (o?: RequestOptions) => this.request('get', '/api/v1/health', o),
     status: (o?: RequestOptions) => this.request('get', '/api/v1/status', o),
     stats: (o?: RequestOptions) => this.request('get', '/api/v1/stats', o),
+    /** The identity a key resolves to (the key in the body; 401 when it does not resolve). */
     verifyKey: (key: string, o?: RequestOptions) => this.request('post', '/api/v1/auth/verify', { ...o, body: { key } }),
+    /** Writes per day and search latency of a tenant (the dashboard's Stats page). */
+    activity: async (query?: T<Query<'/api/v1/activity', 'get'>>, o?: RequestOptions) =>
+      this.request('get', '/api/v1/activity', { ...o, query: await this.withTenant(query) } as never) as Promise<Res<'/api/v1/activity', 'get'>>,
   };
 
   // ---- memories --------------------------------------------------------------------------------
@@ -188,9 +192,6 @@ export class LociClient {
       this.request('delete', '/api/v1/memories', { ...o, query: await this.withTenant(query), body } as never) as Promise<Res<'/api/v1/memories', 'delete'>>,
     stats: async (query?: Partial<Query<'/api/v1/memories/stats', 'get'>>, o?: RequestOptions) =>
       this.request('get', '/api/v1/memories/stats', { ...o, query: await this.withViewer(query) as Query<'/api/v1/memories/stats', 'get'> }),
-    /** Writes per day and this server's recent search latency for the tenant. */
-    activity: async (query?: Partial<Query<'/api/v1/activity', 'get'>>, o?: RequestOptions) =>
-      this.request('get', '/api/v1/activity', { ...o, query: await this.withTenant(query) as Query<'/api/v1/activity', 'get'> }),
     count: async (query?: Query<'/api/v1/memories/count', 'get'>, o?: RequestOptions) =>
       this.request('get', '/api/v1/memories/count', { ...o, query: await this.withViewer(query) }),
     bulkDelete: async (body: T<Body<'/api/v1/memories/bulk-delete', 'post'>>, o?: RequestOptions) =>
@@ -263,11 +264,6 @@ export class LociClient {
   // ---- documents -------------------------------------------------------------------------------
 
   readonly documents = {
-    /** By id alone, the collection in the query (Caura's form). */
-    getById: async (doc_id: string, query: T<Query<'/api/v1/documents/{doc_id}', 'get'>>, o?: RequestOptions) =>
-      this.request('get', '/api/v1/documents/{doc_id}', { ...o, path: { doc_id }, query: await this.withTenant(query) }),
-    deleteById: async (doc_id: string, query: T<Query<'/api/v1/documents/{doc_id}', 'delete'>>, o?: RequestOptions) =>
-      this.request('delete', '/api/v1/documents/{doc_id}', { ...o, path: { doc_id }, query: await this.withTenant(query) }),
     upsert: async (body: T<Body<'/api/v1/documents', 'post'>>, o?: RequestOptions) =>
       this.request('post', '/api/v1/documents', { ...o, body: await this.withTenant(body) }),
     query: async (body: T<Body<'/api/v1/documents/query', 'post'>>, o?: RequestOptions) =>
