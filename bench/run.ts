@@ -9,6 +9,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   locomo: async () => (await import('./locomo.js')).runLocomoBench(),
   forge: async () => (await import('./forge.js')).runForgeBench(),
   soak: async () => (await import('./soak.js')).runSoakBench(),
+  'dashboard-graph': async () => (await import('./dashboard-graph.js')).runDashboardGraphBench(),
 };
 
 const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(BENCHES);
