@@ -113,7 +113,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const keys = new KeyService(db);
   const enricher = new Enricher({ mode: config.enrich.mode, llm, llmTimeoutMs: config.enrich.llmTimeoutMs, log: log.child({ component: 'enrich' }) });
   // Depth is known here only when this process both publishes and handles the events.
-  const backlog = new DetectionBacklog(config.detectorMaxBacklog, bus.kind === 'in-process');
+  const backlog = new DetectionBacklog(config.detectorMaxBacklog, bus.kind === 'in-process', config.detectorTargetLagMs);
   const memories = new MemoryService({ db, embedder, entities, bus, enricher, backlog, quotaPerTenant: config.quotaPerTenant, log: log.child({ component: 'memories' }) });
   const queryEmbedder = new CachedEmbedder(embedder);
   const documents = new DocumentService({ db, embedder, queryEmbedder });

@@ -105,6 +105,17 @@ describe('DetectionBacklog', () => {
     expect(b.stats()).toMatchObject({ lag_p50_ms: 110, lag_p95_ms: 200 });
   });
 
+  it('shrinks its bound to what detection finishes within the target lag, never below one batch', () => {
+    const b = new DetectionBacklog(2_000, true, 2_000);
+    expect(b.bound(0)).toBe(2_000); // no rate known yet
+    for (let i = 0; i < 200; i++) b.finished(undefined, false, i * 4); // 250 per second
+    expect(b.bound(800)).toBe(500);
+    const slow = new DetectionBacklog(2_000, true, 2_000);
+    for (let i = 0; i < 200; i++) slow.finished(undefined, false, i * 100); // 10 per second
+    expect(slow.bound(20_000)).toBe(100);
+    expect(new DetectionBacklog(300, true, 2_000).bound(0)).toBe(300);
+  });
+
   it('does not count depth when another process handles the events', async () => {
     const b = new DetectionBacklog(1, false);
     await b.reserve(5, Date.now());

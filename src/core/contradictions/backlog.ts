@@ -13,6 +13,8 @@ export interface BacklogStats {
   depth: number;
   /** Most queued or running before writes wait. */
   max_depth: number;
+  /** The bound in force now: max_depth, or less when the recent detection rate would make the lag pass its target. */
+  bound: number;
   /** Highest depth seen since start. */
   peak_depth: number;
   /** Writes currently waiting for room. */
@@ -25,6 +27,8 @@ export interface BacklogStats {
 }
 
 const LAG_WINDOW = 1_000;
+/** The lag-based bound never falls below one full bulk batch. */
+const MIN_ROOM = 100;
 
 export class DetectionBacklog {
   private depth = 0;
@@ -38,8 +42,20 @@ export class DetectionBacklog {
   /** Events whose first attempt failed (their retries are not in the depth). */
   private retrying = new Set<string>();
 
-  /** `tracksDepth` false: the bus is shared by replicas, depth is not known here (lag still is). */
-  constructor(readonly maxDepth = 2_000, readonly tracksDepth = true) {}
+  /**
+   * `tracksDepth` false: the bus is shared by replicas, depth is not known here (lag still is).
+   * `targetLagMs`: the bound also shrinks to what the detector finishes in this long at its recent
+   * rate (never below one bulk batch, MIN_ROOM), so the lag of a sustained write stays near it.
+   */
+  constructor(readonly maxDepth = 2_000, readonly tracksDepth = true, readonly targetLagMs = 0) {}
+
+  /** The bound now: maxDepth, or less when the recent detection rate says the lag would pass its target. */
+  bound(now = Date.now()): number {
+    if (!this.targetLagMs) return this.maxDepth;
+    const rate = this.rate(now);
+    if (rate <= 0) return this.maxDepth;
+    return Math.min(this.maxDepth, Math.max(MIN_ROOM, Math.floor((rate * this.targetLagMs) / 1000)));
+  }
 
   /** Takes room for `n` detections now (depth counts them from here on). */
   private take(n: number): void {
@@ -127,7 +143,7 @@ export class DetectionBacklog {
 
   /** A write of `n` fits now (an oversize write is let through on an empty queue). */
   fits(n: number): boolean {
-    return this.depth === 0 || this.depth + n <= this.maxDepth;
+    return this.depth === 0 || this.depth + n <= this.bound();
   }
 
   /** Starts a new measuring window: lag samples and peak depth (benchmarks measure phases apart). */
@@ -141,7 +157,7 @@ export class DetectionBacklog {
     const sorted = [...this.lags].sort((a, b) => a - b);
     const at = (p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : null);
     return {
-      depth: this.depth, max_depth: this.maxDepth, peak_depth: this.peak, waiting_writes: this.waiters.length,
+      depth: this.depth, max_depth: this.maxDepth, bound: this.bound(), peak_depth: this.peak, waiting_writes: this.waiters.length,
       processed: this.processed, lag_p50_ms: at(0.5), lag_p95_ms: at(0.95),
     };
   }
@@ -155,9 +171,10 @@ export class DetectionBacklog {
 
   private full(n: number): DomainError {
     const rate = this.rate();
-    const seconds = Math.min(60, Math.max(1, Math.ceil(rate > 0 ? (this.depth + n - this.maxDepth) / rate : 5)));
+    const bound = this.bound();
+    const seconds = Math.min(60, Math.max(1, Math.ceil(rate > 0 ? (this.depth + n - bound) / rate : 5)));
     return new DomainError(503, 'Service Unavailable',
-      `Contradiction detection is ${this.depth} memories behind (at most ${this.maxDepth}); nothing was stored. Retry after ${seconds} s.`,
+      `Contradiction detection is ${this.depth} memories behind (at most ${bound} now); nothing was stored. Retry after ${seconds} s.`,
       {}, { 'retry-after': String(seconds) });
   }
 
