@@ -10,6 +10,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   longmem: async () => (await import('./longmem.js')).runLongMemBench(),
   forge: async () => (await import('./forge.js')).runForgeBench(),
   soak: async () => (await import('./soak.js')).runSoakBench(),
+  'dashboard-graph': async () => (await import('./dashboard-graph.js')).runDashboardGraphBench(),
 };
 
 const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(BENCHES);

@@ -42,6 +42,10 @@ export interface Config {
   quotaPerTenant: number;
   rateLimits: { write: number; bulk: number; search: number; other: number };
   bulkBudgetMs: number;
+  /** Detections queued or running before writes wait for room (back-pressure). */
+  detectorMaxBacklog: number;
+  /** Lag the backlog's bound aims at: it shrinks to what detection finishes in this long (0: depth bound only). */
+  detectorTargetLagMs: number;
   bulkEnrichTimeoutMs: number;
   ingestMaxBytes: number;
   fetchAllowList: string[];
@@ -153,6 +157,8 @@ export function loadConfig(env: Env = process.env): Config {
       other: int(env, 'LOCI_RATE_OTHER', 60, 1),
     },
     bulkBudgetMs: int(env, 'LOCI_BULK_BUDGET_MS', 30_000, 1),
+    detectorMaxBacklog: int(env, 'LOCI_DETECTOR_MAX_BACKLOG', 2_000, 1),
+    detectorTargetLagMs: int(env, 'LOCI_DETECTOR_TARGET_LAG_MS', 2_000, 0),
     bulkEnrichTimeoutMs: int(env, 'LOCI_BULK_ENRICH_TIMEOUT_MS', 20_000, 1),
     ingestMaxBytes: int(env, 'LOCI_INGEST_MAX_BYTES', 3 * 1024 * 1024, 1),
     fetchAllowList: (env.LOCI_FETCH_ALLOW || '').split(',').map((s) => s.trim()).filter(Boolean),

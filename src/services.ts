@@ -7,6 +7,8 @@ import type { Config } from './config.js';
 import { KeyService } from './core/keys.js';
 import { MemoryService, MEMORY_WRITTEN } from './core/memories/service.js';
 import { ContradictionDetector } from './core/contradictions/detector.js';
+import { DetectionBacklog } from './core/contradictions/backlog.js';
+import { inBackground } from './infra/priority.js';
 import { ContradictionFindingsService } from './core/contradictions/findings.js';
 import { DocumentService } from './core/documents/service.js';
 import { AuditLog } from './core/audit.js';
@@ -44,6 +46,8 @@ export interface Services {
   documents: DocumentService;
   /** Runs after each memory write, from the bus. */
   detector: ContradictionDetector;
+  /** Detections not yet finished: bound, depth and lag. */
+  backlog: DetectionBacklog;
   contradictions: ContradictionFindingsService;
   audit: AuditLog;
   graph: GraphService;
@@ -111,7 +115,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const llm = overrides.llm !== undefined ? overrides.llm : createLlm(config);
   const keys = new KeyService(db);
   const enricher = new Enricher({ mode: config.enrich.mode, llm, llmTimeoutMs: config.enrich.llmTimeoutMs, log: log.child({ component: 'enrich' }) });
-  const memories = new MemoryService({ db, embedder, entities, bus, enricher, quotaPerTenant: config.quotaPerTenant, log: log.child({ component: 'memories' }) });
+  // Depth is known here only when this process both publishes and handles the events.
+  const backlog = new DetectionBacklog(config.detectorMaxBacklog, bus.kind === 'in-process', config.detectorTargetLagMs);
+  const memories = new MemoryService({ db, embedder, entities, bus, enricher, backlog, quotaPerTenant: config.quotaPerTenant, log: log.child({ component: 'memories' }) });
   const queryEmbedder = new CachedEmbedder(embedder);
   const documents = new DocumentService({ db, embedder, queryEmbedder });
   const audit = new AuditLog({ db, bus, log: log.child({ component: 'audit' }) });
@@ -121,9 +127,10 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     llmMinSimilarity: config.contradictions.llmMinSimilarity, llmTimeoutMs: config.llm.timeoutMs, judge: config.contradictions.judge,
   });
   const passages = new PassageIndexer({ db, embedder, log: log.child({ component: 'passages' }) });
-  bus.subscribe(MEMORY_WRITTEN, async (event) => {
+  // Background work: the embedded database serves foreground requests first.
+  bus.subscribe(MEMORY_WRITTEN, (event) => {
     passages.enqueueEvent(event);
-    await detector.handle(event);
+    return backlog.track(event, () => inBackground(() => detector.handle(event)));
   });
   const contradictions = new ContradictionFindingsService({ db });
   const ingest = new IngestService({
@@ -144,7 +151,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const keystones = new KeystoneService({ db, audit });
   const stopMaintenance = scheduleMaintenance(db, undefined, (err) => log.warn({ err }, 'vacuum failed'));
   const services: Services = {
-    config, log, db, keys, memories, documents, detector, contradictions, audit, graph, embedder, queryEmbedder, entities, llm, cache, bus, initErrors,
+    config, log, db, keys, memories, documents, detector, backlog, contradictions, audit, graph, embedder, queryEmbedder, entities, llm, cache, bus, initErrors,
     ingest, search, passages, skills, keystones,
     startedAt: new Date(),
     async close() {

@@ -65,7 +65,7 @@ export function loadDevSet(file = join(root, 'test/fixtures/contradictions-dev.j
 }
 
 /** The development sets: changelog and LoCoMo pairs, and agent-style pairs (each split by source document). */
-export const DEV_FILES = ['test/fixtures/contradictions-dev.json', 'test/fixtures/contradictions-agent.json'];
+export const DEV_FILES = ['test/fixtures/contradictions-dev.json', 'test/fixtures/contradictions-agent.json', 'test/fixtures/contradictions-changes.json'];
 
 export function devSets(): Array<ReturnType<typeof loadDevSet> & { name: string }> {
   return DEV_FILES.map((f) => ({ name: f.replace(/^.*\//, ''), ...loadDevSet(join(root, f)) }));

@@ -14,7 +14,8 @@ export interface StoredResponse {
   body: string;
 }
 
-type Entry = { state: 'in_flight'; fingerprint: string } | { state: 'done'; fingerprint: string; response: StoredResponse };
+/** token: the claiming request's own, so only it may abandon the claim. */
+type Entry = { state: 'in_flight'; fingerprint: string; token?: string } | { state: 'done'; fingerprint: string; response: StoredResponse };
 
 export type Claim =
   | { kind: 'claimed' }
@@ -44,10 +45,10 @@ export class Idempotency {
   }
 
   /** Claims the key for this request or tells what to answer instead. */
-  async claim(scope: string, idemKey: string, fp: string): Promise<Claim> {
+  async claim(scope: string, idemKey: string, fp: string, token?: string): Promise<Claim> {
     const k = this.key(scope, idemKey);
     for (let attempt = 0; attempt < 2; attempt++) {
-      if (await this.cache.setIfAbsent(k, JSON.stringify({ state: 'in_flight', fingerprint: fp } satisfies Entry), this.inFlightTtlMs)) {
+      if (await this.cache.setIfAbsent(k, JSON.stringify({ state: 'in_flight', fingerprint: fp, token } satisfies Entry), this.inFlightTtlMs)) {
         return { kind: 'claimed' };
       }
       const raw = await this.cache.get(k);
@@ -62,6 +63,19 @@ export class Idempotency {
   async complete(scope: string, idemKey: string, fp: string, response: StoredResponse): Promise<void> {
     const entry: Entry = { state: 'done', fingerprint: fp, response };
     await this.cache.set(this.key(scope, idemKey), JSON.stringify(entry), REPLAY_TTL_MS);
+  }
+
+  /**
+   * Drops the in-flight claim made with this token, if it is still there: for a claim whose answer
+   * was lost (the cache went away mid-call), so it may or may not have landed. Get then delete:
+   * another claim can only take its place once this one expired, which is far from here.
+   */
+  async abandon(scope: string, idemKey: string, token: string): Promise<void> {
+    const k = this.key(scope, idemKey);
+    const raw = await this.cache.get(k);
+    if (raw === null) return;
+    const entry = JSON.parse(raw) as Entry;
+    if (entry.state === 'in_flight' && entry.token === token) await this.cache.del(k);
   }
 
   /** Drops an in-flight claim whose request did not reach a final answer, so a retry runs. */

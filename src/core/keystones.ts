@@ -196,16 +196,33 @@ export class KeystoneService {
 }
 
 /**
+ * Most characters of rules the instructions carry (about 1,500 tokens, the cap Caura's plugin puts
+ * on the keystones it injects): every session pays for them. The heaviest rules go in whole until
+ * the next would pass it; one rule alone (≤ 4,200 characters) always fits.
+ */
+export const KEYSTONE_INSTRUCTIONS_MAX_CHARS = 6_000;
+
+/**
  * Keystones as server instructions (MCP `initialize`): heaviest first, one line each, so a
  * harness that shows instructions delivers the policy before the first turn.
  */
-export function keystoneInstructions(list: KeystoneList): string {
+export function keystoneInstructions(list: KeystoneList, maxChars = KEYSTONE_INSTRUCTIONS_MAX_CHARS): string {
   if (!list.rules.length) return '';
   const line = (s: string) => s.replace(/\s+/g, ' ').trim();
-  const lines = list.rules.map((k) => `- [${k.weight_label}] ${line(k.title)}: ${line(k.content)}`);
+  const lines: string[] = [];
+  let used = 0;
+  for (const k of list.rules) {
+    const l = `- [${k.weight_label}] ${line(k.title)}: ${line(k.content)}`;
+    if (lines.length && used + l.length + 1 > maxChars) break;
+    lines.push(l);
+    used += l.length + 1;
+  }
+  const left = list.rules.length - lines.length;
+  const more = left > 0 ? `${left}${list.truncated ? '+' : ''} lighter rule${left === 1 && !list.truncated ? '' : 's'} not shown`
+    : list.truncated ? `more than ${KEYSTONE_LIST_MAX} rules apply` : '';
   return [
     'Keystones: MANDATORY rules for this agent. Obey them; they override conflicting instructions.',
     ...lines,
-    ...(list.truncated ? [`(more rules exist than the ${KEYSTONE_LIST_MAX} shown; call loci_keystones)`] : []),
+    ...(more ? [`(${more}: call loci_keystones)`] : []),
   ].join('\n');
 }

@@ -13,7 +13,8 @@ const SEARCH_ROUTES = new Set(['/api/v1/search', '/api/v1/recall']);
 export function registerSearchLatency(app: FastifyInstance, recorder: LatencyRecorder) {
   app.addHook('onResponse', async (req, reply) => {
     if (reply.statusCode !== 200 || !SEARCH_ROUTES.has(req.routeOptions.url ?? '')) return;
-    const tenant = (req.body as { tenant_id?: unknown } | undefined)?.tenant_id;
+    // A search that names no tenant searched the caller's own.
+    const tenant = (req.body as { tenant_id?: unknown } | undefined)?.tenant_id ?? req.caller?.tenantId;
     if (typeof tenant === 'string') recorder.record(tenant, reply.elapsedTime);
   });
 }

@@ -166,9 +166,10 @@ export const documentRoutes = (s: Services): FastifyPluginAsync => async (app) =
   }, async (req) => s.documents.read(req.caller, { ...(req.query as Static<typeof KeyQuery>), ...(req.params as Static<typeof KeyParams>) }));
 
   // Caura's clients name the collection in the query: GET/DELETE /documents/{doc_id}?collection=.
+  // The same operations as the collection-in-path routes, so left out of the API document.
   app.get('/api/v1/documents/:doc_id', {
     schema: {
-      tags, summary: 'Read a document (collection in the query)',
+      hide: true, tags, summary: 'Read a document (collection in the query)',
       description: 'The same as GET /api/v1/documents/{collection}/{doc_id}, with the collection as a query parameter.',
       params: DocIdParams,
       querystring: CollectionKeyQuery,
@@ -178,7 +179,7 @@ export const documentRoutes = (s: Services): FastifyPluginAsync => async (app) =
 
   app.delete('/api/v1/documents/:doc_id', {
     schema: {
-      tags, summary: 'Delete a document (collection in the query)',
+      hide: true, tags, summary: 'Delete a document (collection in the query)',
       description: 'The same as DELETE /api/v1/documents/{collection}/{doc_id}, with the collection as a query parameter.',
       params: DocIdParams,
       querystring: CollectionKeyQuery,

@@ -90,6 +90,8 @@ export const systemRoutes = (s: Services): FastifyPluginAsync => async (app) => 
       },
       cache: { kind: s.cache.kind },
       event_bus: { kind: s.bus.kind },
+      // Contradiction detection runs after writes: how far behind it is (depth: this process's queue).
+      contradiction_detection: s.backlog.stats(),
       dependencies: h.body.dependencies,
       platform_init_errors: [...s.initErrors],
     };

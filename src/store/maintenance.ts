@@ -2,11 +2,12 @@
 // plans stay index-friendly as tables grow. A Postgres server does this itself.
 import type { Db } from './db.js';
 import type { PgliteDb } from './pglite.js';
+import { inBackground } from '../infra/priority.js';
 
 export function scheduleMaintenance(db: Db, everyMs = 10 * 60_000, onError: (err: unknown) => void = () => {}): () => void {
   if (db.kind !== 'pglite') return () => {};
   const timer = setInterval(() => {
-    (db as PgliteDb).maintenance('VACUUM (ANALYZE)').catch(onError);
+    inBackground(() => (db as PgliteDb).maintenance('VACUUM (ANALYZE)')).catch(onError);
   }, everyMs);
   timer.unref();
   return () => clearInterval(timer);

@@ -5,6 +5,9 @@ import { DEFAULT_STATEMENT_TIMEOUT_MS, setConfigStatement, type Db, type Queryab
 // Return timestamps as Date, bigint counts as numbers (counts here stay far below 2^53).
 pg.types.setTypeParser(20, (v) => Number(v));
 
+/** Longest delay a timer takes (about 24.8 days): "no limit" for the driver's query timeout, where 0 means "the default". */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export class PgDb implements Db {
   readonly kind = 'pg' as const;
   private pool: pg.Pool;
@@ -35,9 +38,15 @@ export class PgDb implements Db {
       lost = err;
     };
     client.on('error', onLost);
+    // The client-side limit follows a transaction's own: lifted (0) for migrations, so a long
+    // index build is not abandoned by the driver while the server still works on it.
+    const clientTimeout = opts.statementTimeoutMs === undefined ? undefined
+      : opts.statementTimeoutMs === 0 ? MAX_TIMER_MS : opts.statementTimeoutMs + 5_000;
     const q: Queryable = {
       query: async (sql, params) => {
-        const res = await client.query(sql, params as any[]);
+        const res = clientTimeout === undefined
+          ? await client.query(sql, params as any[])
+          : await client.query({ text: sql, values: params as any[], query_timeout: clientTimeout } as any);
         return { rows: res.rows, rowCount: res.rowCount ?? res.rows.length };
       },
     };

@@ -1,5 +1,6 @@
 // Embedded Postgres: PGlite in a worker thread. PGlite has one session, so a
-// transaction must own it: a FIFO lock keeps other queries out until it ends.
+// transaction must own it: a lock keeps other queries out until it ends. Its waiters are served
+// foreground first (infra/priority.ts): a search never queues behind the detector's backlog.
 //
 // PGlite ignores statement_timeout (it has no timers inside WebAssembly), so a watchdog
 // enforces it: a statement past its limit fails with SQLSTATE 57014, and the worker is
@@ -7,18 +8,10 @@
 // and never wedges the service.
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../infra/worker.js';
+import { PriorityLock } from '../infra/priority.js';
 import {
   DEFAULT_STATEMENT_TIMEOUT_MS, QUERY_CANCELED, setConfigStatement, type Db, type Queryable, type QueryResult, type Row, type TxOptions,
 } from './db.js';
-
-class Lock {
-  private tail: Promise<void> = Promise.resolve();
-  run<T>(fn: () => Promise<T>): Promise<T> {
-    const result = this.tail.then(fn);
-    this.tail = result.then(() => undefined, () => undefined);
-    return result;
-  }
-}
 
 export class PgliteError extends Error {
   constructor(message: string, readonly code?: string, readonly detail?: string, readonly constraint?: string) {
@@ -50,7 +43,7 @@ export class PgliteDb implements Db {
   private generation = 0;
   private nextId = 1;
   private pending = new Map<number, Pending>();
-  private lock = new Lock();
+  private lock = new PriorityLock();
   private dead: Error | null = null;
   private readonly timeoutMs: number;
 

@@ -14,6 +14,30 @@ const db = await PGlite.create({
   extensions: { vector },
   loadDataDir: fresh && template ? new Blob([readFileSync(template)]) : undefined,
 });
+// pglite-socket queues connections' messages one by one and keeps a transaction's messages
+// together, but not an extended-protocol sequence (Parse … Sync) outside one: two connections
+// would then share PGlite's one unnamed statement. Until its Sync, a sequence counts as a
+// transaction, so the queue keeps serving the connection that began it.
+const SEQUENCE = new Set([0x50, 0x42, 0x44, 0x45, 0x43, 0x48]); // Parse Bind Describe Execute Close Flush
+let inSequence = false;
+const inTransaction = db.isInTransaction.bind(db);
+const exec = db.execProtocolRawStream.bind(db);
+db.isInTransaction = () => inTransaction() || inSequence;
+db.execProtocolRawStream = (async (message: Uint8Array, opts: any) => {
+  const type = message[0];
+  try {
+    return await exec(message, opts);
+  } finally {
+    if (SEQUENCE.has(type)) inSequence = true;
+    else if (type === 0x53 || type === 0x51 || type === 0x58) inSequence = false; // Sync, Query, Terminate
+  }
+}) as typeof db.execProtocolRawStream;
+// A connection that goes away mid-sequence is rolled back by the queue: its sequence ends there.
+const execSql = db.exec.bind(db);
+db.exec = ((sql: string, opts?: any) => {
+  if (sql === 'ROLLBACK') inSequence = false;
+  return execSql(sql, opts);
+}) as typeof db.exec;
 const server = new PGLiteSocketServer({ db, port: Number(port), host: '127.0.0.1', maxConnections: 16 });
 await server.start();
 process.stdout.write(`listening ${port}\n`);

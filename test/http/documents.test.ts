@@ -314,7 +314,7 @@ describe('documents', () => {
     const paths = Object.keys(doc.paths).filter((p) => p.startsWith('/api/v1/documents'));
     expect(paths.sort()).toEqual([
       '/api/v1/documents', '/api/v1/documents/collections', '/api/v1/documents/query', '/api/v1/documents/search',
-      '/api/v1/documents/{collection}/{doc_id}', '/api/v1/documents/{doc_id}',
+      '/api/v1/documents/{collection}/{doc_id}',
     ]);
     const post = doc.paths['/api/v1/documents'].post;
     expect(post.tags).toEqual(['documents']);

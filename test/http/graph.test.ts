@@ -125,7 +125,7 @@ describe('GET /api/v1/entities', () => {
   it('refuses bad input with 422', async () => {
     for (const q of [
       `tenant_id=${T}&limit=0`, `tenant_id=${T}&limit=501`, `tenant_id=${T}&limit=abc`, `tenant_id=${T}&entity_type=planet`,
-      `tenant_id=${T}&search=`, `tenant_id=${T}&search=%20%20`, `tenant_id=${T}&search=${'x'.repeat(201)}`, 'limit=5',
+      `tenant_id=${T}&search=`, `tenant_id=${T}&search=%20%20`, `tenant_id=${T}&search=${'x'.repeat(201)}`,
     ]) {
       const r = await entities(q, tenantKey);
       expect(r.status, q).toBe(422);
@@ -259,7 +259,7 @@ describe('GET /api/v1/graph', () => {
     for (const q of [
       `tenant_id=${T}&limit=0`, `tenant_id=${T}&limit=501`, `tenant_id=${T}&entity_id=not-a-uuid`,
       `tenant_id=${T}&entity_id=${ids.ada}&depth=0`, `tenant_id=${T}&entity_id=${ids.ada}&depth=4`,
-      `tenant_id=${T}&depth=2`, `entity_id=${ids.ada}`,
+      `tenant_id=${T}&depth=2`,
     ]) {
       const r = await graph(q, tenantKey);
       expect(r.status, q).toBe(422);

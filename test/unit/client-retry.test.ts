@@ -1,7 +1,7 @@
 // Pure parts of @loci/client: retry decisions and delays, error messages, chunking and attempt ids.
 import { describe, expect, it } from 'vitest';
 import {
-  attemptId, chunk, DEFAULT_RETRY, describeBody, LociError, parseRetryAfter, retryableStatus, retryDelayMs,
+  attemptId, chunk, DEFAULT_RETRY, describeBody, LociError, parseRetryAfter, retryableItem, retryableStatus, retryDelayMs,
 } from '../../packages/client/src/index.js';
 
 describe('retry policy', () => {
@@ -52,5 +52,13 @@ describe('bulk chunks', () => {
     expect(() => chunk([1], 101)).toThrow(RangeError);
     expect(attemptId('import-abc', 2)).toBe('import-abc-2');
     expect(() => attemptId('bad prefix', 0)).toThrow(RangeError);
+  });
+});
+
+describe('bulk items worth another try', () => {
+  it('retries only items the server could not finish in time', () => {
+    expect(retryableItem({ status: 'error', error: { code: 'enrichment_timeout' } })).toBe(true);
+    expect(retryableItem({ status: 'error', error: { code: 'validation' } })).toBe(false);
+    expect(retryableItem({ status: 'created', error: null })).toBe(false);
   });
 });

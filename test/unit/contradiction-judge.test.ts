@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UseLiteEmbedder } from '../../src/providers/embedder/use-lite.js';
 import { analyzeMemory, defaultModel, judgeLearned, type LearnedJudgement } from '../../src/core/contradictions/classifier.js';
-import { alignedPairs, FEATURES, sentencePairFeatures, sentencesOf, tokenizeSentence } from '../../src/core/contradictions/pair-features.js';
+import { alignedPairs, FEATURES, pairViews, reconcile, sentencePairFeatures, sentencesOf, tokenizeSentence } from '../../src/core/contradictions/pair-features.js';
+import { extractTriples } from '../../src/core/contradictions/triples.js';
 import { judgePair } from '../../src/core/contradictions/detect.js';
 import { wilson } from '../../src/core/contradictions/score.js';
 
@@ -141,5 +142,51 @@ describe('pair features', () => {
     expect(hi).toBeGreaterThan(0.9);
     expect(hi).toBeLessThanOrEqual(1);
     expect(wilson(50, 50)[1]).toBe(1);
+  });
+});
+
+describe('agent phrasings: how the features read them', () => {
+  const views = (older: string, newer: string) => pairViews(analyzeMemory(newer), analyzeMemory(older), { cosine: 0.7, sharedEntities: 0, rule: 'none' });
+  const best = (older: string, newer: string) => views(older, newer)[0];
+
+  it('reads a capitalised opening word as a plain word when the other memory uses it so', () => {
+    const [n, o] = reconcile(analyzeMemory('Sprints are now three weeks long.'), analyzeMemory('Our sprint length is two weeks.'));
+    expect(n.sentences[0].toks[0]).toMatchObject({ kind: 'word', key: 'sprint' });
+    expect(o.sentences[0].toks.some((t) => t.key === 'sprint')).toBe(true);
+    // A name stays a name when the other memory never uses the word in lower case.
+    const [m] = reconcile(analyzeMemory('Alice moved to Lisbon.'), analyzeMemory('Alice lives in Porto.'));
+    expect(m.sentences[0].toks[0]).toMatchObject({ kind: 'name', key: 'alice' });
+  });
+
+  it('a key: value note with its short value replaced, not a key that lists many values', () => {
+    expect(best('deploy owner: dana', 'deploy owner: ravi').features.kv_replace).toBe(1);
+    expect(best('likes: hiking', 'likes: swimming').features.kv_replace).toBe(0);
+    expect(best('deploy owner: dana', 'release owner: ravi')?.features.kv_replace ?? 0).toBe(0);
+  });
+
+  it('another environment, tier or qualified instance is another subject', () => {
+    expect(best('The cluster has 3 nodes.', 'The test cluster has 1 node.').eligible).toBe(false);
+    expect(best('Tickets cost 15 euros.', 'Tickets for children cost 8 euros.').eligible).toBe(false);
+    // "We scaled the cluster": the change acts on the other's subject.
+    const scaled = best('The cluster has 3 nodes.', 'We scaled the cluster to 5 nodes.');
+    expect(scaled.eligible).toBe(true);
+    expect(scaled.features.val_diff_same_subj).toBe(1);
+  });
+
+  it('two changes of one package that share no topic are told apart', () => {
+    expect(best('pkg: Use salsa.debian.org Vcs-* URLs', 'pkg: Standards-Version updated to 4.2.1').features.topic_disjoint).toBe(1);
+    expect(best('pkg: Bump debhelper compat to 12', 'pkg: Bump debhelper compat to v13').features.topic_disjoint).toBe(0);
+    expect(best('pkg: Bump debhelper compat to 12', 'pkg: Bump debhelper compat to v13').features.val_diff).toBe(1);
+  });
+
+  it('reads a pronoun clause with the one name the memory gave before it, and guesses nothing otherwise', () => {
+    expect(extractTriples('Met Tom today; he told me he moved to Lisbon.')).toMatchObject([{ subject: 'tom', predicate: 'lives_in', object_norm: 'lisbon' }]);
+    expect(extractTriples('Met Tom and Ana today; he moved to Lisbon.')).toEqual([]);
+    expect(extractTriples('She moved to Berlin.')).toEqual([]);
+  });
+
+  it('words that name Object.prototype members are plain words', () => {
+    expect(() => analyzeMemory('constructor toString: 5 hasOwnProperty per constructor __proto__')).not.toThrow();
+    expect(tokenizeSentence('constructor valueOf').toks.map((t) => t.kind)).toEqual(['word', 'name']);
   });
 });

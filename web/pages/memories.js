@@ -12,7 +12,7 @@ const VISIBILITIES = ['scope_agent', 'scope_team', 'scope_org'];
 const SORTS = ['created_at', 'weight', 'memory_type', 'agent_id', 'status', 'recall_count', 'fleet_id', 'expires_at', 'deleted_at'];
 const UNDO_MS = 8000;
 
-const Select = ({ value, onChange, options, blank }) => html`<select value=${value} onChange=${(e) => onChange(e.target.value)}>
+const Select = ({ id, value, onChange, options, blank }) => html`<select id=${id} value=${value} onChange=${(e) => onChange(e.target.value)}>
   ${blank !== undefined ? html`<option value="">${blank}</option>` : null}
   ${options.map((o) => html`<option value=${o}>${o}</option>`)}</select>`;
 
@@ -188,6 +188,20 @@ async function olderChain(tenant, m) {
   return chain;
 }
 
+/** Follows the findings' superseded_by links forward to the newest replacement (at most 20 steps). */
+async function newerChain(tenant, first) {
+  const chain = [];
+  const seen = new Set();
+  let next = first;
+  while (next && chain.length < 20 && !seen.has(next.id)) {
+    seen.add(next.id);
+    chain.push(next);
+    const f = await api('GET', `/api/v1/memories/${next.id}/contradictions`, { query: { tenant_id: tenant } }).catch(() => null);
+    next = f?.contradictions.find((c) => c.direction === 'superseded_by') ?? null;
+  }
+  return chain;
+}
+
 function EditForm({ tenant, m, onSaved }) {
   const [f, setF] = useState({ content: m.content, metadata: JSON.stringify(m.metadata ?? {}, null, 2), weight: String(m.weight), status: m.status });
   const [error, setError] = useState(null);
@@ -230,7 +244,9 @@ export function MemoryDetail({ tenant, id, trust, onClose, onOpen, onDelete, onC
       api('GET', `/api/v1/memories/${id}/contradictions`, { query: { tenant_id: tenant } }).catch(() => null),
       olderChain(tenant, mem),
     ]);
-    return { mem, findings, older };
+    const firstNewer = findings?.contradictions.find((c) => c.direction === 'superseded_by');
+    const newer = firstNewer ? await newerChain(tenant, firstNewer) : [];
+    return { mem, findings, older, newer };
   }, [id, tenant, tick, version]);
   // Contradiction detection runs after a write: look again a few times while it may still be pending.
   useEffect(() => {
@@ -241,7 +257,7 @@ export function MemoryDetail({ tenant, id, trust, onClose, onOpen, onDelete, onC
   if (error) return html`<aside class="detail card"><${ErrorBox} error=${error} /><button type="button" onClick=${onClose}>Close</button></aside>`;
   if (!m) return html`<aside class="detail card"><${Spinner} /></aside>`;
   const { mem, findings, older } = m;
-  const newer = findings?.contradictions.filter((c) => c.direction === 'superseded_by') ?? [];
+  const newer = [...m.newer].reverse(); // newest first, like the rest of the chain
   return html`<aside class="detail card" aria-labelledby="detail-h">
     <div class="detail-head"><h2 id="detail-h">Memory</h2>
       <button type="button" class="secondary" onClick=${onClose} aria-label="Close detail">Close</button></div>

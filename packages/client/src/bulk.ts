@@ -17,3 +17,11 @@ export function attemptId(prefix: string, n: number): string {
   if (!/^[A-Za-z0-9._:-]{1,128}$/.test(id)) throw new RangeError(`attempt id prefix may use only A-Z a-z 0-9 . _ : - (got ${JSON.stringify(prefix)})`);
   return id;
 }
+
+/** Tries of a chunk again for items that failed with a retryable code (see retryableItem). */
+export const BULK_ITEM_RETRIES = 3;
+
+/** An item the server could not finish in time (enrichment_timeout): the same attempt stores it later. */
+export function retryableItem(item: { status: string; error?: { code?: string } | null }): boolean {
+  return item.status === 'error' && item.error?.code === 'enrichment_timeout';
+}

@@ -2,10 +2,10 @@
 // the named methods below wrap each endpoint, fill tenant_id (and the writing agent) from the
 // client's defaults, and add what the raw endpoints leave to the caller: pagination and bulk chunking.
 import { randomUUID } from 'node:crypto';
-import { attemptId, BULK_CHUNK, chunk } from './bulk.js';
+import { attemptId, BULK_CHUNK, BULK_ITEM_RETRIES, chunk, retryableItem } from './bulk.js';
 import { send, type RetryInfo, type TransportOptions } from './http.js';
 import { items, pages, type CursorPage } from './pages.js';
-import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
+import { DEFAULT_RETRY, retryDelayMs, type RetryPolicy } from './retry.js';
 import type {
   BodyOf, CallOptions, HttpMethod, Operation, Paths, PathsWith, QueryOf, RequestOptions, ResponseOf,
 } from './types.js';
@@ -154,7 +154,11 @@ export class LociClient {
     health: (o?: RequestOptions) => this.request('get', '/api/v1/health', o),
     status: (o?: RequestOptions) => this.request('get', '/api/v1/status', o),
     stats: (o?: RequestOptions) => this.request('get', '/api/v1/stats', o),
+    /** The identity a key resolves to (the key in the body; 401 when it does not resolve). */
     verifyKey: (key: string, o?: RequestOptions) => this.request('post', '/api/v1/auth/verify', { ...o, body: { key } }),
+    /** Writes per day and search latency of a tenant (the dashboard's Stats page). */
+    activity: async (query?: T<Query<'/api/v1/activity', 'get'>>, o?: RequestOptions) =>
+      this.request('get', '/api/v1/activity', { ...o, query: await this.withTenant(query) } as never) as Promise<Res<'/api/v1/activity', 'get'>>,
   };
 
   // ---- memories --------------------------------------------------------------------------------
@@ -188,9 +192,6 @@ export class LociClient {
       this.request('delete', '/api/v1/memories', { ...o, query: await this.withTenant(query), body } as never) as Promise<Res<'/api/v1/memories', 'delete'>>,
     stats: async (query?: Partial<Query<'/api/v1/memories/stats', 'get'>>, o?: RequestOptions) =>
       this.request('get', '/api/v1/memories/stats', { ...o, query: await this.withViewer(query) as Query<'/api/v1/memories/stats', 'get'> }),
-    /** Writes per day and this server's recent search latency for the tenant. */
-    activity: async (query?: Partial<Query<'/api/v1/activity', 'get'>>, o?: RequestOptions) =>
-      this.request('get', '/api/v1/activity', { ...o, query: await this.withTenant(query) as Query<'/api/v1/activity', 'get'> }),
     count: async (query?: Query<'/api/v1/memories/count', 'get'>, o?: RequestOptions) =>
       this.request('get', '/api/v1/memories/count', { ...o, query: await this.withViewer(query) }),
     bulkDelete: async (body: T<Body<'/api/v1/memories/bulk-delete', 'post'>>, o?: RequestOptions) =>
@@ -215,7 +216,7 @@ export class LociClient {
     const out: WriteManyResult = { created: 0, duplicates: 0, errors: 0, results: [] };
     for (let n = skipChunks; n < chunks.length; n++) {
       const offset = n * chunkSize;
-      const r = await this.memories.bulk(attemptId(attemptPrefix, n), { ...envelope, items: chunks[n] } as never, o);
+      const r = await this.bulkChunk(attemptId(attemptPrefix, n), { ...envelope, items: chunks[n] }, o);
       out.created += r.created;
       out.duplicates += r.duplicates;
       out.errors += r.errors;
@@ -223,6 +224,25 @@ export class LociClient {
       await onChunk?.(Math.min(offset + chunks[n].length, input.length), input.length, r, n);
     }
     return out;
+  }
+
+  /**
+   * One chunk, re-sent under the same attempt id while items fail with a retryable per-item code
+   * (enrichment_timeout: the server was busy). The server stores each item once across tries; the
+   * first answer of an item that did not fail stands, so counts are not doubled.
+   */
+  private async bulkChunk(attempt: string, body: object, o: RequestOptions): Promise<BulkResult> {
+    let r = await this.memories.bulk(attempt, body as never, o);
+    for (let tryNo = 1; tryNo <= BULK_ITEM_RETRIES && r.results.some(retryableItem); tryNo++) {
+      await new Promise((done) => setTimeout(done, retryDelayMs(tryNo, null, { ...DEFAULT_RETRY, baseDelayMs: 1_000 })));
+      // A new idempotency key: the old one would replay the answer with the failures.
+      const again = await this.memories.bulk(attempt, body as never, { ...o, headers: { ...o.headers, 'idempotency-key': `bulk:${attempt}:${tryNo}` } });
+      const byIndex = new Map(again.results.map((x) => [x.index, x]));
+      const results = r.results.map((x) => (retryableItem(x) ? byIndex.get(x.index) ?? x : x));
+      const count = (...st: string[]) => results.filter((x) => st.includes(x.status)).length;
+      r = { ...r, results, created: count('created'), duplicates: count('duplicate_attempt', 'duplicate_content'), errors: count('error') };
+    }
+    return r;
   }
 
   // ---- search ----------------------------------------------------------------------------------
@@ -244,11 +264,6 @@ export class LociClient {
   // ---- documents -------------------------------------------------------------------------------
 
   readonly documents = {
-    /** By id alone, the collection in the query (Caura's form). */
-    getById: async (doc_id: string, query: T<Query<'/api/v1/documents/{doc_id}', 'get'>>, o?: RequestOptions) =>
-      this.request('get', '/api/v1/documents/{doc_id}', { ...o, path: { doc_id }, query: await this.withTenant(query) }),
-    deleteById: async (doc_id: string, query: T<Query<'/api/v1/documents/{doc_id}', 'delete'>>, o?: RequestOptions) =>
-      this.request('delete', '/api/v1/documents/{doc_id}', { ...o, path: { doc_id }, query: await this.withTenant(query) }),
     upsert: async (body: T<Body<'/api/v1/documents', 'post'>>, o?: RequestOptions) =>
       this.request('post', '/api/v1/documents', { ...o, body: await this.withTenant(body) }),
     query: async (body: T<Body<'/api/v1/documents/query', 'post'>>, o?: RequestOptions) =>

@@ -8,6 +8,6 @@ export { DEFAULT_RETRY, parseRetryAfter, retryDelayMs, retryableStatus } from '.
 export type { RetryPolicy } from './retry.js';
 export { pages, items } from './pages.js';
 export type { CursorPage } from './pages.js';
-export { attemptId, chunk, BULK_CHUNK } from './bulk.js';
+export { attemptId, chunk, BULK_CHUNK, BULK_ITEM_RETRIES, retryableItem } from './bulk.js';
 export type { CallOptions, HttpMethod, Memory, Paths, PathsWith, Problem, RequestOptions, Schemas, SearchItem } from './types.js';
 export type { components, paths } from './schema.js';

@@ -7,7 +7,7 @@
 // of a past, fixed fact without a marker → semantic_conflict (conflicted).
 import { readFileSync } from 'node:fs';
 import { LRUCache } from 'lru-cache';
-import { alignedPairs, analyzeMemory, FEATURES, sentencePairFeatures, type FeatureVector, type MemoryInfo, type PairContext, type SentencePairView } from './pair-features.js';
+import { analyzeMemory, FEATURES, pairViews, type FeatureVector, type MemoryInfo, type PairContext, type SentencePairView } from './pair-features.js';
 
 export interface Model {
   features: readonly string[];
@@ -65,12 +65,7 @@ export function kindOf(v: SentencePairView, ruleVerdict: PairContext['rule']): '
 export function judgeLearned(newer: MemoryInfo, older: MemoryInfo, ctx: PairContext, model: Model = defaultModel()): LearnedJudgement {
   let best: SentencePairView | null = null;
   let score = 0;
-  const olderValues = new Set(older.sentences.flatMap((s) => s.values));
-  for (const [a, b] of alignedPairs(newer, older)) {
-    // The newer sentence's figures all stand in the older memory already: a restatement of it
-    // ("timeout raised to 30 seconds" / "set the timeout to 30s"), whichever older sentence aligned.
-    if (b.values.length && b.values.every((v) => olderValues.has(v)) && b.toks.every((t) => t.kind !== 'name' || t.key === 'i' || older.keys.has(t.key))) continue;
-    const view = sentencePairFeatures(a, b, older, newer, ctx);
+  for (const view of pairViews(newer, older, ctx)) {
     const s = view.eligible ? scoreVector(model, vectorOf(view.features)) : 0;
     if (s > score || !best) {
       score = s;

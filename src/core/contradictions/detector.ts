@@ -26,7 +26,7 @@ import type { Triple } from './triples.js';
 import { CacheLock } from './lock.js';
 import { llmVerdict } from './llm-judge.js';
 import {
-  applyFindings, entityNames, loadCandidates, loadMemory, neighbourIds, replaceTriples, sameSubjectIds, sharedEntityCounts, sharedTripleIds,
+  applyFindings, entityNames, loadCandidates, loadMemory, neighbours, replaceTriples, sameSubjectIds, sharedEntityCounts, sharedTripleIds,
   type DetectRow, type StatusChange, type StoredTriple, type SupersedesLink,
 } from './store.js';
 
@@ -84,6 +84,8 @@ export interface DetectionResult {
   /** CPU time spent judging the pairs (text analysis, features, model), in ms. */
   judge_ms?: number;
 }
+
+const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const hasWriterTriple = (r: DetectRow) => Boolean(r.subject_entity_id && r.predicate && r.object_value);
 
@@ -177,8 +179,10 @@ export class ContradictionDetector {
     }
     // Only memories the writer could see are candidates (and only writers who could see this one).
     for (const id of await sharedTripleIds(db, tenantId, self.id, self, lookupKeys(triples), this.candidateLimit)) ids.add(id);
-    for (const id of await neighbourIds(db, tenantId, self.id, self, this.neighbours)) ids.add(id);
-    const candidates = await loadCandidates(db, tenantId, self.id, self, [...ids]);
+    // The nearest rows come loaded; only rows found otherwise are loaded after.
+    const near = await neighbours(db, tenantId, self.id, self, this.neighbours);
+    for (const r of near) ids.delete(r.id);
+    const candidates = [...near, ...await loadCandidates(db, tenantId, self.id, self, [...ids])];
     const names = await entityNames(db, tenantId, candidates.map((c) => c.subject_entity_id));
     for (const [k, v] of selfNames) names.set(k, v);
     const learned = this.opts.judge !== 'rules';
@@ -188,12 +192,15 @@ export class ContradictionDetector {
     candidates.sort((a, b) => (b.similarity ?? -1) - (a.similarity ?? -1));
     const findings: Finding[] = [];
     let llmCalls = 0;
-    const t0 = performance.now();
+    let judgeMs = 0;
     // Each text is analysed once (the memory itself against every candidate; neighbours across writes).
     const info = (r: DetectRow): MemoryInfo => analyzeCached(r.content);
     const tripleCache = new Map<string, Triple[]>([[self.id, selfTriples]]);
     const triplesFor = (r: DetectRow, f: MemoryFacts) => tripleCache.get(r.id) ?? tripleCache.set(r.id, triplesOf(f)).get(r.id)!;
     for (const c of candidates) {
+      // Judging a pair of long texts takes milliseconds of main-thread CPU: requests get a turn between pairs.
+      await yieldToRequests();
+      const p0 = performance.now();
       const [newer, older] = isOlder(c, self) ? [self, c] : [c, self];
       const similarity = c.similarity;
       const newerFacts = { ...factsOf(newer, names), similarity };
@@ -225,10 +232,10 @@ export class ContradictionDetector {
           this.opts.log?.warn({ err }, 'LLM contradiction judge failed; the rule verdict stands');
         }
       }
+      judgeMs += performance.now() - p0;
       if (verdict === 'none') continue;
       findings.push({ older_id: older.id, newer_id: newer.id, verdict, reason, similarity, judged_by: judgedBy, ...(score !== undefined ? { score } : {}) });
     }
-    const judgeMs = performance.now() - t0;
 
     const changed = await applyFindings(db, tenantId, ...plan(findings, [self, ...candidates]));
     if (findings.length) this.opts.log?.debug({ memory_id: self.id, findings, changed }, 'contradictions found');

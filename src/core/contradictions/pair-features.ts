@@ -17,6 +17,8 @@ export interface Tok {
   content: boolean;
   /** The word as written, lower case. */
   low: string;
+  /** A capitalised word read as a name only because it opens the sentence or a note's value ("Sprints", "Rate limit"). */
+  initial?: boolean;
 }
 
 export interface SentenceInfo {
@@ -34,6 +36,10 @@ export interface SentenceInfo {
   counted: Set<string>;
   /** The sentence is `key: value`. */
   kv: boolean;
+  /** Content keys of a note's value (after the key). */
+  kvValue: Set<string>;
+  /** The note's value is short: a value, not a sentence. */
+  kvShort: boolean;
   polarity: number;
   values: string[];
   versions: number;
@@ -59,6 +65,8 @@ export interface Subject {
   head: string | null;
   headIsName: boolean;
   values: string[];
+  /** Content keys after the head's preposition ("tickets for children": children). */
+  mods: string[];
 }
 
 export interface MemoryInfo {
@@ -70,17 +78,30 @@ export interface MemoryInfo {
   /** Content keys of every sentence. */
   keys: Set<string>;
   chars: number;
+  text: string;
+  /** Words read as names only because they open a sentence: stem → the word, lower case. */
+  initialStems: Map<string, string>;
+  /** Keys of plain words (not names) of every sentence. */
+  wordKeys: Set<string>;
+  /** The same text read with some of those opening words as plain words, by the words (computed when a pair needs it). */
+  lowered?: Map<string, MemoryInfo>;
 }
 
-const NO_SUBJECT: Subject = { keys: [], names: [], head: null, headIsName: false, values: [] };
+const NO_SUBJECT: Subject = { keys: [], names: [], head: null, headIsName: false, values: [], mods: [] };
+
+// "The timeout for the payments API": the head is the noun before the preposition.
+const HEAD_PREP = new Set(['for', 'of', 'with', 'on', 'at', 'in']);
 
 function subjectOf(toks: Tok[]): Subject {
   const content = toks.filter((t) => t.content && t.kind !== 'value');
+  const prep = toks.findIndex((t, i) => HEAD_PREP.has(t.low) && toks.slice(0, i).some((x) => x.content && x.kind !== 'value'));
+  const head = prep > 0 ? toks.slice(0, prep).filter((t) => t.content && t.kind !== 'value').at(-1) : content.at(-1);
   return {
     keys: content.map((t) => t.key),
     names: content.filter((t) => t.kind === 'name').map((t) => t.key),
-    head: content.at(-1)?.key ?? null,
-    headIsName: content.at(-1)?.kind === 'name',
+    head: head?.key ?? null,
+    headIsName: head?.kind === 'name',
+    mods: prep > 0 ? toks.slice(prep + 1).filter((t) => t.content && t.kind !== 'value').map((t) => t.key) : [],
     // Figures and periods inside a subject tell instances apart ("floor 3", "the Q3 report").
     values: toks.filter((t) => t.kind === 'value' || t.kind === 'timeref').map((t) => t.key),
   };
@@ -111,10 +132,10 @@ const TIMEREF = new Set([
   'january', 'february', 'march', 'april', 'june', 'july', 'august', 'september', 'october', 'november', 'december',
   'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'quarter', 'q1', 'q2', 'q3', 'q4',
 ]);
-const NUMBER_WORDS: Record<string, string> = {
+const NUMBER_WORDS: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, {
   zero: '0', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10', eleven: '11',
   twelve: '12', fifteen: '15', twenty: '20', thirty: '30', forty: '40', fifty: '50', hundred: '100', dozen: '12', half: '0.5',
-};
+});
 // Verbs and auxiliaries that end a subject; other verbs are guessed from -s/-ed endings.
 const VERBS = new Set(
   ('is am are was were be been has have had do does did will would can could should shall may might must ' +
@@ -123,7 +144,9 @@ const VERBS = new Set(
     'moved switched joined started quit replaced took takes cost costs love loves like likes prefer prefers hate hates ' +
     'want wants think thinks know knows feel feels go goes get gets make makes take takes see sees say says tell tells ' +
     'bump bumped update updated upgrade upgraded set sets add adds added drop drops dropped remove removes removed ' +
-    'switch move join start stop stops stopped open opens close closes ship ships release releases moves').split(' '),
+    'switch move join start stop stops stopped open opens close closes ship ships release releases moves ' +
+    'raised lowered increased decreased reduced extended shortened pushed postponed scaled changed migrated relocated ' +
+    'renamed promoted reassigned transferred handed rewrote rewritten downgraded cut resized').split(' '),
 );
 const VERB_STEMS = new Set([...VERBS].map(stem));
 // Capitalised words that open sentences without being names (imperatives of changelogs, notes).
@@ -144,9 +167,9 @@ const CONTRACTIONS: Array<[RegExp, string]> = [
 
 // Markers, matched on the lower-cased sentence.
 const MARKERS: Array<[Mark, RegExp]> = [
-  ['change', /\b(?:relocat(?:ed|es|ing|e)|switch(?:ed|es|ing)?|swapp?(?:ed|ing)?|migrat(?:ed|ing|e)|moved|moving|replac(?:ed|es|ing|ement)|instead|took over|tak(?:es|ing) over|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|in favou?r of|superseded|succeeded by|renamed|changed|chang(?:es|ing) (?:to|from)|now (?:uses?|runs?|owns?|leads?|handles?|lives?|works?|is|are|at|in|on|with|under|reports?|costs?|points?|belongs?|goes|managed|handled|owned|run|led)|is now|are now|has become|became|taken over|new (?:owner|lead|manager|maintainer|home|address|office|vendor|provider|supplier|host|tool|job|role|team|boss|number|price|plan|version|default|limit|location|contact|on-call|point of contact)|convert(?:ed|s)? (?:to|into)|switch(?:ed)? back|(?:found|got|landed|started|took|accepted) (?:a|an|my|his|her|their|our) (?:new )?(?:job|position|role|place|apartment|house)|bump(?:ed|s)?|upgrad(?:ed|e|es|ing)|updat(?:ed|e|es) (?:to|the)|set to|raised|lowered|increased|decreased|reduced|extended|shortened|cut to|(?:from|was) [^,.;]{1,40} to)\b|→|->|=>/],
-  ['negchange', /\b(?:lost (?:my|his|her|their|our|the) job|laid off|fired|broke up|sold (?:my|his|her|their|our|the)|gave (?:away|up)|moved out|shut down|closed down|orphan(?:ed|ing)?|no longer|not (?:anymore|any more)|anymore|any more|no more|stopped|quit|left|dropped|removed|discontinued|retired|deprecated|gave up|isn't .* anymore|ended)\b/],
-  ['soft', /\b(?:now|nowadays|these days|currently|as of|from (?:now|today|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next|this|the \w+ on)|starting|effective|going forward|henceforth|latest|current|this (?:week|month|year|quarter))\b/],
+  ['change', /\b(?:relocat(?:ed|es|ing|e)|switch(?:ed|es|ing)?|swapp?(?:ed|ing)?|migrat(?:ed|ing|e)|moved|moving|replac(?:ed|es|ing|ement)|instead|took over|tak(?:es|ing) over|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|in favou?r of|superseded|succeeded by|renamed|changed|chang(?:es|ing) (?:to|from)|now (?:uses?|runs?|owns?|leads?|handles?|lives?|works?|is|are|at|in|on|with|under|reports?|costs?|points?|belongs?|goes|managed|handled|owned|run|led)|is now|are now|has become|became|taken over|new (?:owner|lead|manager|maintainer|home|address|office|vendor|provider|supplier|host|tool|job|role|team|boss|number|price|plan|version|default|limit|location|contact|on-call|point of contact)|convert(?:ed|s)? (?:to|into)|switch(?:ed)? back|(?:found|got|landed|started|took|accepted) (?:a|an|my|his|her|their|our) (?:new )?(?:job|position|role|place|apartment|house)|bump(?:ed|s)?|upgrad(?:ed|e|es|ing)|downgrad(?:ed|e|es|ing)|pushed (?:back |out )?to|postponed|rescheduled|brought forward|mov(?:es|ed) (?:up |back )?to|scaled\b[^.;]{0,30}\bto|joined (?!(?:the|a|an|our|my|his|her|their|us|them|me|in|as)\b)|hand(?:s|ed|ing)? [^.;]{1,40} (?:over|off) to|resiz(?:ed|es|ing)\b[^.;]{0,30}\bto|promoted|(?:is|are|was) gone|went from|rewr(?:ote|itten) (?:it )?in|(?:has|have) been (?:moved|changed|replaced|reassigned|switched|raised|lowered|increased|reduced|updated)|updat(?:ed|e|es) (?:to|the)|set to|raised|lowered|increased|decreased|reduced|extended|shortened|cut to|(?:from|was) [^,.;]{1,40} to)\b|→|->|=>/],
+  ['negchange', /\b(?:lost (?:my|his|her|their|our|the) job|step(?:ped|s|ping)? down|laid off|fired|broke up|sold (?:my|his|her|their|our|the)|gave (?:away|up)|moved out|shut down|closed down|orphan(?:ed|ing)?|no longer|not (?:anymore|any more)|anymore|any more|no more|stopped|quit|left|dropped|removed|discontinued|retired|deprecated|gave up|isn't .* anymore|ended)\b/],
+  ['soft', /\b(?:now|nowadays|these days|currently|as of|since (?:monday|tuesday|wednesday|thursday|friday|january|february|march|april|may|june|july|august|september|october|november|december|last|yesterday|today|the (?:reorg|migration|switch|move|change))|from (?:now|today|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next|this|the \w+ on)|starting|effective|going forward|henceforth|latest|current|this (?:week|month|year|quarter))\b/],
   ['history', /\b(?:used to|previously|formerly|originally|back (?:in|when|then)|in the past|at the time|years ago|before (?:the|we|i|he|she|they)|when (?:i|we|he|she|they) (?:was|were)|as a kid|as a child|growing up|had been|once upon|old days)\b/],
   ['hypo', /\b(?:plan(?:s|ned|ning)? (?:to|on)|might|maybe|perhaps|possibly|probably|consider(?:s|ed|ing)?|thinking (?:about|of)|think about|would|could|should|if|unless|whether|hop(?:e|es|ing) to|want(?:s|ed)? to|wanna|wish|intend(?:s|ed)? to|propos(?:e|ed|al)|idea|someday|eventually|tempted|dream(?:s|ing)? of|looking (?:into|for)|(?:i|we|you|he|she|they|it) may|hypothetical|suppose)\b/],
   ['future', /\b(?:will|going to|gonna|is to|are to|next (?:week|month|year|quarter|sprint|time)|upcoming|soon|tomorrow)\b/],
@@ -162,6 +185,7 @@ const PAST = /\b(?:was|were|had|did|went|ran|got|met|saw|made|took|came|left|bou
 function stem(w: string): string {
   // British and American spellings compare equal ("colour" / "color", "favourite" / "favorite").
   let s = w.length > 4 ? w.replace(/our/g, 'or') : w;
+  if (s.length === 3 && /[^su]s$/.test(s)) return s.slice(0, -1); // "ads", "ops"
   if (s.length <= 3) return s;
   if (s.endsWith('ies') && s.length > 4) s = s.slice(0, -3) + 'y';
   else if (/(?:ss|x|z|ch|sh)es$/.test(s)) s = s.slice(0, -2);
@@ -172,9 +196,16 @@ function stem(w: string): string {
   return s;
 }
 
-const SCALE: Record<string, number> = { k: 1e3, m: 1e6, mm: 1e6, b: 1e9, bn: 1e9 };
-const DURATION: Record<string, number> = { ms: 0.001, s: 1, sec: 1, secs: 1, second: 1, seconds: 1, min: 60, mins: 60, minute: 60, minutes: 60, h: 3600, hr: 3600, hrs: 3600, hour: 3600, hours: 3600 };
-const SIZE: Record<string, number> = { kb: 2 ** 10, mb: 2 ** 20, gb: 2 ** 30, tb: 2 ** 40 };
+// (null-prototype tables: they are indexed by words of the text)
+const table = (o: Record<string, number>): Record<string, number> => Object.assign(Object.create(null) as Record<string, number>, o);
+const SCALE = table({ k: 1e3, m: 1e6, mm: 1e6, b: 1e9, bn: 1e9 });
+const DURATION = table({
+  ms: 0.001, s: 1, sec: 1, secs: 1, second: 1, seconds: 1, min: 60, mins: 60, minute: 60, minutes: 60, h: 3600, hr: 3600, hrs: 3600, hour: 3600, hours: 3600,
+  day: 86400, days: 86400, week: 604800, weeks: 604800,
+});
+// "3 weeks ago", "two days later": a point in time, not a length.
+const AGO = new Set(['ago', 'later', 'earlier', 'before', 'after', 'back']);
+const SIZE = table({ kb: 2 ** 10, mb: 2 ** 20, gb: 2 ** 30, tb: 2 ** 40 });
 
 /** Canonical reading of a value token, with the unit word after it when there is one. */
 function valueKey(raw: string, next: string | undefined): string {
@@ -206,7 +237,10 @@ function valueKey(raw: string, next: string | undefined): string {
 
 const TOKEN_RE = /[$€£¥]\d[\d,]*(?:\.\d+)?(?:k|m|mm|bn|b)?\b|\d[\d,]*(?:[.:]\d+)*(?:[a-z]{1,7})?(?:[+~][0-9a-z.]*[0-9a-z])*\b|[\p{L}][\p{L}\p{N}'_.+#/-]*[\p{L}\p{N}+#]|[\p{L}]|[:=]|→|->/giu;
 
-export function tokenizeSentence(sentence: string): { toks: Tok[]; raw: string[] } {
+/** Opening words to read as plain words (lower case), or none. */
+type Lower = ReadonlySet<string> | null;
+
+export function tokenizeSentence(sentence: string, lowerInitial: Lower = null): { toks: Tok[]; raw: string[] } {
   let text = sentence;
   for (const [re, to] of CONTRACTIONS) text = text.replace(re, to);
   const raw = text.match(TOKEN_RE) ?? [];
@@ -219,12 +253,14 @@ export function tokenizeSentence(sentence: string): { toks: Tok[]; raw: string[]
       continue;
     }
     const low = r.toLowerCase();
-    const next = raw[i + 1]?.toLowerCase();
+    const next0 = raw[i + 1]?.toLowerCase();
+    const next = next0 && /^(?:days?|weeks?)$/.test(next0) && AGO.has(raw[i + 2]?.toLowerCase() ?? '') ? undefined : next0;
     let kind: TokKind;
     let key = low;
     let unitTaken = false;
-    if (/^[$€£¥\d]/.test(r)) {
-      kind = /^(?:1st|2nd|3rd|\d+th)$/.test(low) ? 'ordinal' : 'value';
+    let initial = false;
+    if (/^[$€£¥\d]/.test(r) || /^v\d+(?:\.\d+)*$/i.test(r)) {
+      kind = 'value'; // ("the 25th" is a figure; "second", "third" in words stay ordinals)
       key = kind === 'value' ? valueKey(r, next) : low;
       // "2 TB", "10 am", "30 minutes": the unit word is part of the value.
       unitTaken = kind === 'value' && next !== undefined && (DURATION[next] !== undefined || SIZE[next] !== undefined || next === 'am' || next === 'pm') && /^\d[\d,.]*$/.test(r);
@@ -241,15 +277,17 @@ export function tokenizeSentence(sentence: string): { toks: Tok[]; raw: string[]
     // A name: an identifier, an all-caps or mixed-case word, a capitalised word inside the
     // sentence, or a capitalised first word that is not a common sentence opener ("Bob took
     // over", but not "New upstream release"). Lower-case hyphenated words are words ("fire-fighting").
-    else if (/[\d_@.]|[a-z][A-Z]|^\p{Lu}{2,}|\p{Lu}[\w]*-/u.test(r) || (/^\p{Lu}/u.test(r) && !STOP.has(low) && (!atStart || !INITIAL_WORDS.has(low)))) {
+    else if (/[\d_@.]|[a-z][A-Z]|^\p{Lu}{2,}|\p{Lu}[\w]*-/u.test(r) ||
+      (/^\p{Lu}/u.test(r) && !STOP.has(low) && (!atStart || !INITIAL_WORDS.has(low)) && !(atStart && lowerInitial?.has(low) && /^\p{Lu}\p{Ll}+$/u.test(r)))) {
       kind = 'name';
       key = low.replace(/[-_ ]/g, '');
+      if (atStart && /^\p{Lu}\p{Ll}+$/u.test(r)) initial = true;
     } else {
       kind = 'word';
       key = low.includes('-') ? stem(low.replace(/-/g, '')) : stem(low);
     }
     const content = (kind === 'word' && !STOP.has(low) && low.length > 1) || kind === 'name' || kind === 'value';
-    toks.push({ key, kind, content, low });
+    toks.push(initial ? { key, kind, content, low, initial } : { key, kind, content, low });
     atStart = false;
     if (unitTaken) i++;
   }
@@ -288,16 +326,19 @@ function firstVerb(toks: Tok[]): number {
 
 const KV_RE = /^\s*([^:=\n]{1,60}?)\s*(?::|=|→|->)\s+(\S.*)$/;
 
-function analyzeSentence(full: string): SentenceInfo {
+function analyzeSentence(full: string, lowerInitial: Lower = null): SentenceInfo {
   // "Update: …", "Quick note after the reorg: …" introduce the sentence; they are not its subject.
   const text = LEAD_IN.test(full) ? full.replace(LEAD_IN, '').trim() || full : full;
   const low = text.toLowerCase();
   const kvm = KV_RE.exec(text);
   const kv = Boolean(kvm && kvm[1].split(/\s+/).length <= 6 && !/(?:^|\s)(?:is|are|was|were|said|says)(?:\s|$)/i.test(kvm[1]));
-  const { toks } = tokenizeSentence(text);
+  const { toks } = tokenizeSentence(text, lowerInitial);
   let subjectToks: Tok[];
   if (kv) {
-    subjectToks = tokenizeSentence(kvm![1]).toks;
+    subjectToks = tokenizeSentence(kvm![1], lowerInitial).toks;
+  } else if (toks[0]?.kind === 'pron1' && toks[1]?.low !== 'and') {
+    // "We store backups in S3": the subject is "we", whatever the verb ("store" is not in any list).
+    subjectToks = [toks[0]];
   } else {
     const v = firstVerb(toks);
     subjectToks = v <= 0 ? [] : toks.slice(0, v);
@@ -319,7 +360,7 @@ function analyzeSentence(full: string): SentenceInfo {
   const marks = new Set<Mark>();
   for (const [m, re] of MARKERS) if (re.test(low)) marks.add(m);
   // Rates per second, minute or hour compare per hour ("100 requests per minute" = "6,000 per hour").
-  const PER_HOUR: Record<string, number> = { second: 3600, sec: 3600, minute: 60, min: 60, hour: 1, hr: 1 };
+  const PER_HOUR = table({ second: 3600, sec: 3600, minute: 60, min: 60, hour: 1, hr: 1 });
   const values = toks.filter((t) => t.kind === 'value').map((t) => {
     const i = toks.indexOf(t);
     const per = toks.slice(i + 1, i + 4).findIndex((x) => x.low === 'per' || x.low === 'a');
@@ -346,8 +387,10 @@ function analyzeSentence(full: string): SentenceInfo {
     if (/^\d+(?:\.\d+)?(?:B)?$/.test(t.key)) {
       const next = toks[i + 1]?.low === 'of' ? toks[i + 2] : toks[i + 1];
       if (next && next.content && next.kind === 'word') {
-        attributes.add(next.key);
-        counted.add(next.key);
+        // "500 req/min": what is counted is the part before the rate.
+        const what = next.key.split('/')[0] || next.key;
+        attributes.add(what);
+        counted.add(what);
       }
     }
     // What a clause's figure is of includes its subject ("the K8s cluster runs version 1.27").
@@ -364,6 +407,10 @@ function analyzeSentence(full: string): SentenceInfo {
     attributeNames,
     counted,
     kv,
+    kvValue: new Set(kv ? toks.slice(subjectToks.length).filter((t) => t.content).map((t) => t.key) : []),
+    // a value of at most three words and no verb ("dana", "us-east-1", "$25/month"), not a sentence
+    kvShort: kv && toks.slice(subjectToks.length).filter((t) => t.content).length <= 3 &&
+      !toks.slice(subjectToks.length).some((t) => t.kind === 'word' && (VERB_STEMS.has(t.key) || /(?:ed|ing)$/.test(t.low))),
     polarity: toks.filter((t) => t.kind === 'neg').length % 2,
     values,
     versions: values.filter((v) => /^\d+\.\d+/.test(v)).length,
@@ -400,10 +447,14 @@ function valueKeys(span: string, side: 'start' | 'end' | 'bounded'): string[] {
 }
 
 /** The replacement a sentence states, or null. */
+// "From Monday, standup moves to 10:00": a starting time, not an old value.
+const FROM_TIME = /^(?:now|today|tomorrow|next|this|then|here|monday|tuesday|wednesday|thursday|friday|saturday|sunday|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|q[1-4]\b|(?:19|20)\d\d\b|the (?:start|beginning|end|first))/i;
+
 function replacementOf(text: string): Replacement | null {
   for (const { re, order, bounded } of REPLACEMENT_FORMS) {
     const m = re.exec(text);
     if (!m) continue;
+    if (re.source.startsWith('\\bfrom') && FROM_TIME.test(m[1])) continue;
     if (order === 'new') return { old: [], new: valueKeys(m[1], 'start') };
     if (order === 'old') return { old: valueKeys(m[1], 'start'), new: [] };
     const first = valueKeys(m[1], bounded ? 'bounded' : 'end');
@@ -434,8 +485,8 @@ export function sentencesOf(text: string): string[] {
   return out.map((s) => s.replace(/^\s*[-*+•]\s+/, '').trim()).filter((s) => /[\p{L}\d]/u.test(s));
 }
 
-export function analyzeMemory(text: string): MemoryInfo {
-  const sentences = sentencesOf(text).slice(0, MAX_SENTENCES).map(analyzeSentence);
+export function analyzeMemory(text: string, lowerInitial: Lower = null): MemoryInfo {
+  const sentences = sentencesOf(text).slice(0, MAX_SENTENCES).map((x) => analyzeSentence(x, lowerInitial));
   // The memory's subject: the first sentence's. When the first line is a title (a key, or a
   // short line without a verb such as a changelog header), it names the subject of the whole.
   const first = sentences[0];
@@ -453,7 +504,48 @@ export function analyzeMemory(text: string): MemoryInfo {
   }
   const keys = new Set<string>();
   for (const x of sentences) for (const k of x.keys) keys.add(k);
-  return { sentences, anchors, titled, keys, chars: text.length };
+  const initialStems = new Map<string, string>();
+  const wordKeys = new Set<string>();
+  for (const x of sentences) {
+    for (const t of x.toks) {
+      if (t.initial) initialStems.set(stem(t.low), t.low);
+      else if (t.kind === 'word' && t.content) wordKeys.add(t.key);
+    }
+  }
+  return { sentences, anchors, titled, keys, chars: text.length, text, initialStems, wordKeys };
+}
+
+/**
+ * A word that opens a sentence is capitalised whether or not it is a name: "Sprints are now three
+ * weeks" names no one. When the other memory uses that word in lower case, both read it as a word.
+ */
+function readAgainst(m: MemoryInfo, other: MemoryInfo): MemoryInfo {
+  const lower = new Set([...m.initialStems].filter(([k, low]) => other.wordKeys.has(k) || (other.initialStems.has(k) && other.initialStems.get(k) !== low)).map(([, low]) => low));
+  if (!lower.size) return m;
+  const key = [...lower].sort().join(' ');
+  m.lowered ??= new Map();
+  let info = m.lowered.get(key);
+  if (!info) {
+    info = analyzeMemory(m.text, lower);
+    if (m.lowered.size < 16) m.lowered.set(key, info);
+  }
+  return info;
+}
+
+/** The two memories as they compare with each other (see readAgainst). */
+export function reconcile(newer: MemoryInfo, older: MemoryInfo): [MemoryInfo, MemoryInfo] {
+  return [readAgainst(newer, older), readAgainst(older, newer)];
+}
+
+/** Feature views of the aligned sentence pairs of two memories. */
+export function pairViews(newer0: MemoryInfo, older0: MemoryInfo, ctx: PairContext): SentencePairView[] {
+  const [newer, older] = reconcile(newer0, older0);
+  const olderValues = new Set(older.sentences.flatMap((s) => s.values));
+  return alignedPairs(newer, older)
+    // The newer sentence's figures all stand in the older memory already: a restatement of it
+    // ("timeout raised to 30 seconds" / "set the timeout to 30s"), whichever older sentence aligned.
+    .filter(([, b]) => !(b.values.length && b.values.every((v) => olderValues.has(v)) && b.toks.every((t) => t.kind !== 'name' || t.key === 'i' || older.keys.has(t.key))))
+    .map(([a, b]) => sentencePairFeatures(a, b, older, newer, ctx));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -544,11 +636,13 @@ function dimensionOf(v: string): string {
   return 'figure';
 }
 
-const TRANSFER = /\b(?:took over|take over|tak(?:es|ing) over|taken over|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|is (?:now )?(?:\w+'s|his|hers|theirs) now|now (?:owns?|leads?|handles?|runs?|manages?)|new (?:owner|lead|manager|maintainer|head|point of contact|dri|on-call)|adopt(?:s|ed|ing)? the (?:package|project|repo)|(?:switch|move)(?:d|s)? maint(?:ainer|ainers|enance)|orphan(?:s|ed|ing)?)\b/;
+const TRANSFER = /\b(?:took over|take over|taking over|is taking|hand(?:s|ed|ing)? [^.;]{1,40} (?:over|off) to|(?:has|have) been (?:reassigned|handed)|now reports? to|tak(?:es|ing) over|taken over|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|is (?:now )?(?:\w+'s|his|hers|theirs) now|now (?:owns?|leads?|handles?|runs?|manages?)|new (?:owner|lead|manager|maintainer|head|point of contact|dri|on-call)|adopt(?:s|ed|ing)? the (?:package|project|repo)|(?:switch|move)(?:d|s)? maint(?:ainer|ainers|enance)|orphan(?:s|ed|ing)?)\b/;
 // Relations that hold many values at once: a second one is an addition, not a replacement.
 const MULTI_VERBS = /\b(?:learn(?:s|ing|ed)?|likes?|lov(?:es|ing)|enjoy(?:s|ing)?|visit(?:s|ed|ing)?|speaks?|plays?|playing|reads?|reading|watch(?:es|ing)?|collects?|member of|hobb(?:y|ies)|fan of|studies|studying|traveled|travelled|been to|went to)\b/;
+// Keys of notes that list many values (last word of the key, stemmed).
+const MULTI_KEY = /^(?:lik|hobby|interest|skill|languag|tag|member|friend|pet|allergy|allergi|tool|stack|not|idea|goal|todo|task|project|client|customer|repo|dependency|dep|featur|topic|attend|participant|favorit|visit|book|movy|movi|song|also|other|plu)$/;
 // Who holds a role or owns a thing: a change of holder is an update even though the subjects differ.
-const OWNERSHIP = /\b(?:owns?|owned|owner|ownership|lead(?:s|ing)?|led by|responsible|in charge|handles?|handled|maintain(?:s|ed|er)?|manag(?:es|ed|er)|runs|run by|on[- ]call|point of contact|poc|took over|tak(?:es|ing) over|taken over|handed|assigned|reassigned|belongs|ceo|cto|cfo|coo|head of|chair|president|captain|lead|dri|accountable|point person|goes to|is (?:\w+'s|his|hers|theirs) now)\b/;
+const OWNERSHIP = /\b(?:owns?|owned|owner|ownership|\w+'s (?:job|task|responsibility|area|call)|pm|product manager|project manager|tech lead|assignee|assigned to|contact|approver|reviewer|lead(?:s|ing)?|led by|responsible|in charge|handles?|handled|maintain(?:s|ed|er)?|manag(?:es|ed|er)|runs|run by|on[- ]call|point of contact|poc|took over|tak(?:es|ing) over|taken over|handed|assigned|reassigned|belongs|ceo|cto|cfo|coo|head of|chair|president|captain|lead|dri|accountable|point person|goes to|is (?:\w+'s|his|hers|theirs) now)\b/;
 
 /** Whether a short name is an abbreviation of a longer one ("pg" / "postgres", "k8s" / "kubernetes"). */
 function abbreviates(a: string, b: string): boolean {
@@ -572,8 +666,24 @@ const RELATIONAL = new Set(
     'fiance fiancee team office branch store shop account fork mirror clone copy sibling twin dog cat pet').split(' ').map(stem),
 );
 
+// Words that tell instances of one kind apart: "the test cluster" is not "the cluster", "staging DB" not "prod DB".
+const QUALIFIERS = new Set(
+  ('test testing staging stage prod production dev development qa sandbox preview beta canary free pro enterprise basic premium ' +
+    'personal mobile web desktop ios android internal external secondary backup legacy frontend backend eu us uk emea apac').split(' ').map(stem),
+);
+
 /** How two subjects relate: names decide when both have them; a different relational head is another subject. */
 function compareSubjects(x: Subject, y: Subject): 'same' | 'different' {
+  const qx = x.keys.filter((k) => QUALIFIERS.has(k));
+  const qy = y.keys.filter((k) => QUALIFIERS.has(k));
+  if (qx.some((k) => !qy.includes(k)) || qy.some((k) => !qx.includes(k))) return 'different';
+  // "Tickets for children" / "Tickets": a qualifier the other subject does not name is another instance.
+  const qualified = (p: Subject, q: Subject) => p.mods.length > 0 && !p.mods.some((k) => q.keys.some((m) => same(k, m)));
+  if (qualified(x, y) || qualified(y, x)) return 'different';
+  // "deploy owner" / "release owner": one head, each with a modifier the other lacks.
+  const onlyX = x.keys.filter((k) => !y.keys.some((m) => same(k, m)));
+  const onlyY = y.keys.filter((k) => !x.keys.some((m) => same(k, m)));
+  if (x.head && y.head && same(x.head, y.head) && onlyX.length > 0 && onlyY.length > 0 && !x.headIsName) return 'different';
   if (x.names.length && y.names.length) {
     // Each side has a name the other lacks: "Project Apollo" / "Project Hermes", "Pro plan" / "Basic plan".
     const onlyX = x.names.filter((k) => !y.names.some((m) => same(k, m)));
@@ -615,6 +725,9 @@ function subjectRelation(x: SentenceInfo, y: SentenceInfo, mx: MemoryInfo, my: M
     // "Met Tom today; he moved": a pronoun in a memory that names the other side's subject.
     const named = (s: Subject, m: MemoryInfo) => s.keys.length > 0 && s.keys.every((k) => m.keys.has(k));
     if ((x.subjectKind === 'pronoun' && named(sy, mx)) || (y.subjectKind === 'pronoun' && named(sx, my))) return 'same';
+    // "We scaled the cluster to 5 nodes" / "The cluster has 3 nodes": the other's subject is what we acted on.
+    const actedOn = (s: Subject, z: SentenceInfo) => s.keys.length > 0 && s.keys.every((k) => z.keys.has(k)) && z.marks.has('change');
+    if ((!sx.keys.length && actedOn(sy, x)) || (!sy.keys.length && actedOn(sx, y))) return 'same';
     return 'unknown';
   }
   if (compareSubjects(sx, sy) === 'same') return 'same';
@@ -640,7 +753,7 @@ export const FEATURES = [
   'multi_new', 'ordinal_diff', 'neg_flip', 'rule_rdf', 'rule_sem', 'entities', 'kv_both', 'same_text',
   'val_diff_same_subj', 'name_change_same_subj', 'change_x_overlap', 'val_diff_x_diff_subj', 'added_only', 'attr_change',
   'time_diff', 'ownership_change', 'replaced', 'date_moved', 'date_event', 'retired', 'other_time', 'multi_verb', 'date_fixed',
-  'marked_replacement', 'stopped', 'swap', 'swap_chain', 'swap_elsewhere', 'holder_new',
+  'marked_replacement', 'stopped', 'swap', 'swap_chain', 'swap_elsewhere', 'holder_new', 'kv_replace', 'topic_disjoint',
 ] as const;
 export type FeatureName = (typeof FEATURES)[number];
 export type FeatureVector = Record<FeatureName, number>;
@@ -701,7 +814,10 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   const valSame = va.size > 0 && va.size === vb.size && [...va].every((v) => vb.has(v)) &&
     !a.toks.some((t) => t.kind === 'name' && !b.keys.has(t.key)) && !timeDiffOf(a, b);
   const isDate = (t: Tok) => t.kind === 'timeref' || (t.kind === 'value' && /^(?:19|20)\d\d$/.test(t.key));
-  const changed = hunks.flatMap((h) => [...h.a, ...h.b]);
+  // (words of either subject are a refinement of it, "Project Falcon" / "Falcon", not a change)
+  const refines = (p: string[], q: string[]) => p.length > 0 && q.length > 0 && p.every((k) => q.includes(k));
+  const subjectWords = new Set(refines(a.subject.keys, b.subject.keys) || refines(b.subject.keys, a.subject.keys) ? [...a.subject.keys, ...b.subject.keys] : []);
+  const changed = hunks.flatMap((h) => [...h.a, ...h.b]).filter((t) => !(subjectWords.has(t.key) && a.keys.has(t.key) !== b.keys.has(t.key)));
   const verbish = (t: Tok) => t.kind === 'word' && (VERB_STEMS.has(t.key) || /(?:ed|ing)$/.test(t.low));
   const dateOnly = changed.some(isDate) && changed.every((t) => isDate(t) || !t.content || verbish(t));
   // A name replaced, wherever it stands ("Alice owns billing" / "billing is Bob's now").
@@ -743,7 +859,9 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   const swap = b.marks.has('change') && names(b, a) && oldNames.some((t) => b.keys.has(t.key));
   // Another subject (another package, office, relative) is another thing: never a conflict, unless
   // what changed is who holds the same thing.
-  const ownershipChange = ownership && nameChange && objectShared;
+  // (a new holder named while the old one is said to have left: "Wendy is lead (Paul stepped down)")
+  const newHolder = nameChange || (names(b, a) && (b.marks.has('negchange') || b.marks.has('change')));
+  const ownershipChange = ownership && newHolder && objectShared;
   // The newer sentence names what was replaced ("X instead of Y", "from Y to X"): an update of the
   // older one when the older states that old value; about something else when the older names
   // neither value ("New maintainer" / "Build with openssl instead of libgcrypt").
@@ -752,6 +870,27 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   const swapChain = Boolean(rep && rep.old.some((k) => [...a.keys].some((x) => !ownOld.has(x) && near(k, x))));
   const swapElsewhere = Boolean(rep && !swapChain && ![...rep.old, ...rep.new].some((k) => [...a.keys].some((x) => near(k, x))));
   // A new holder announced ("took over", "new maintainer") of what the older says someone holds.
+  // Two notes with the same key and wholly different values ("deploy owner: dana" / "deploy owner: ravi"),
+  // unless the key holds many values ("likes: …", "tools: …").
+  // (a short value: a note whose value is a sentence is a title and its text, not a key and its value)
+  const kvReplace = a.kvShort && b.kvShort && rel === 'same' && a.kvValue.size > 0 && b.kvValue.size > 0 &&
+    ![...b.kvValue].some((k) => [...a.kvValue].some((x) => near(k, x))) && !MULTI_KEY.test(b.subject.keys.at(-1) ?? '') && !b.marks.has('multi');
+  // What each sentence is about besides its subject: its other content words, verbs left out. Two
+  // changes of one package that share none of them are changes of two things ("Use salsa Vcs-*
+  // URLs" / "Standards-Version updated to 4.2.1"); one value for another ("Berlin" / "Lisbon") is
+  // too small to tell.
+  const figures = (x: SentenceInfo) => new Set(x.toks.filter((t) => t.kind === 'value').map((t) => t.key));
+  const topicOf = (x: SentenceInfo, m: MemoryInfo) => {
+    const skip = new Set([...x.subject.keys, ...(m.titled ? m.anchors.keys : []), ...figures(x)]);
+    return [...x.keys].filter((k) => !skip.has(k) && !VERB_STEMS.has(k) && !/(?:ed|ing)$/.test(k));
+  };
+  const ta2 = topicOf(a, older);
+  const tb2 = topicOf(b, newer);
+  const rest = (x: SentenceInfo, m: MemoryInfo) => [...x.keys].filter((k) => !(m.titled && m.anchors.keys.includes(k)));
+  const [ra, rb] = [rest(a, older), rest(b, newer)];
+  const shortKv = (x: SentenceInfo) => x.kvShort;
+  const topicDisjoint = !shortKv(a) && !shortKv(b) && ta2.length + tb2.length >= 4 &&
+    !ta2.some((k) => rb.some((m) => near(k, m))) && !tb2.some((k) => ra.some((m) => near(k, m)));
   const holderNew = rel !== 'different' && TRANSFER.test(b.text.toLowerCase()) && (OWNERSHIP.test(a.text.toLowerCase()) || TRANSFER.test(a.text.toLowerCase())) && hunks.length > 0;
   const features: FeatureVector = {
     cos,
@@ -807,6 +946,8 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
     swap_chain: swapChain ? 1 : 0,
     swap_elsewhere: swapElsewhere ? 1 : 0,
     holder_new: holderNew ? 1 : 0,
+    kv_replace: kvReplace ? 1 : 0,
+    topic_disjoint: topicDisjoint ? 1 : 0,
     attr_change: a.values.length > 0 && b.values.length > 0 && !sameAttr ? 1 : 0,
   };
   // Something must be replaced for a conflict: a value, a name, a polarity, a thing named by a

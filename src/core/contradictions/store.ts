@@ -90,6 +90,11 @@ export async function entityNames(db: Queryable, tenantId: string, ids: (string 
 
 /** Replaces a memory's rows in the triple index (idempotent: a rerun writes the same rows). */
 export async function replaceTriples(db: Db, tenantId: string, memoryId: string, triples: StoredTriple[], source: 'writer' | 'content') {
+  // Most memories have no triple: one statement, no transaction around it.
+  if (triples.length === 0) {
+    await db.query(`DELETE FROM memory_triples WHERE tenant_id = $1 AND memory_id = $2`, [tenantId, memoryId]);
+    return;
+  }
   await db.tx(async (q) => {
     await q.query(`DELETE FROM memory_triples WHERE tenant_id = $1 AND memory_id = $2`, [tenantId, memoryId]);
     if (triples.length === 0) return;
@@ -135,21 +140,23 @@ export async function sharedTripleIds(
 }
 
 /**
- * Nearest live rows of the tenant by cosine distance (HNSW). Iterative scan keeps a tenant
- * filter from starving the result: without it the index returns ef_search rows of every
- * tenant and the filter leaves few.
+ * Nearest live rows of the tenant by cosine distance (HNSW), loaded as candidates with their
+ * similarity (no second lookup). Iterative scan keeps a tenant filter from starving the result:
+ * without it the index returns ef_search rows of every tenant and the filter leaves few.
  */
-export async function neighbourIds(db: Db, tenantId: string, memoryId: string, scope: Scope, k: number): Promise<string[]> {
+export async function neighbours(db: Db, tenantId: string, memoryId: string, scope: Scope, k: number): Promise<DetectRow[]> {
   if (k <= 0) return [];
   const params: unknown[] = [tenantId, memoryId, k];
-  const { rows } = await db.queryWithSettings<{ id: string }>(
+  const { rows } = await db.queryWithSettings(
     { 'hnsw.iterative_scan': 'relaxed_order' },
-    `SELECT m.id FROM memories m
+    // The vector is a scalar subquery (an init plan, a constant to the planner): the index can order by it.
+    `SELECT ${DETECT_COLUMNS}, 1 - (m.embedding <=> (SELECT e.embedding FROM memories e WHERE e.tenant_id = $1 AND e.id = $2)) AS similarity
+     FROM memories m
      WHERE m.tenant_id = $1 AND m.id <> $2 AND m.deleted_at IS NULL AND m.embedding IS NOT NULL AND ${comparableSql(params, scope)}
      ORDER BY m.embedding <=> (SELECT e.embedding FROM memories e WHERE e.tenant_id = $1 AND e.id = $2)
      LIMIT $3`,
     params);
-  return rows.map((r) => r.id);
+  return rows.map(toDetectRow);
 }
 
 /** Candidate rows with their similarity to the memory under detection. */

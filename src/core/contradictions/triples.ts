@@ -328,11 +328,28 @@ function tripleFromSentence(sentence: string): Triple | null {
 export function extractTriples(text: string): Triple[] {
   if (!text) return [];
   const out: Triple[] = [];
+  const named = new Set<string>();
   for (const s of splitSentences(text)) {
-    const t = tripleFromSentence(s);
+    const t = tripleFromSentence(s) ?? resolvedPronoun(s, named);
     if (t) out.push(t);
+    // Capitalised words inside a sentence (not its first word) are names it gives.
+    for (const m of s.matchAll(/(?<=\S\s+)\b\p{Lu}\p{Ll}+\b/gu)) named.add(m[0]);
   }
   return out;
+}
+
+/**
+ * "Met Tom today; he told me he moved to Lisbon": a clause led by "he" or "she", read with the one
+ * name the memory gave before it. With no name, or more than one, nothing is guessed.
+ */
+function resolvedPronoun(sentence: string, named: Set<string>): Triple | null {
+  const clause = /\b(?:he|she)\s+((?:(?!\b(?:he|she)\b).)+)$/i.exec(sentence);
+  if (!clause) return null;
+  // names given before the clause: earlier sentences, and this one up to the clause
+  const local = new Set(named);
+  for (const m of sentence.slice(0, clause.index).matchAll(/(?<=\S\s+)\b\p{Lu}\p{Ll}+\b/gu)) local.add(m[0]);
+  if (local.size !== 1) return null;
+  return tripleFromSentence(`${[...local][0]} ${clause[1]}`);
 }
 
 /** The first triple of a short memory text, or null when no rule applies confidently. */

@@ -333,6 +333,25 @@ async function runBulk(
   const known = candidates.length ? await findHolders(deps.db, tenantId, scope, candidates) : { byAttempt: new Map(), byContent: new Map() };
   const fresh = candidates.filter((c) => !known.byAttempt.has(c.crid) && !known.byContent.has(contentKey(c.m.fleetId, c.agentId, c.m.hash)));
 
+  // Room in the detector's backlog for every row this batch may create, taken before any work:
+  // a batch that cannot get it while it could still commit is refused with Retry-After.
+  const backlog = deps.backlog;
+  // It waits at most half its budget, and never past the point where its work could no longer commit.
+  await backlog?.reserve(fresh.length, Math.min(started + opts.budgetMs / 2, budget.deadline - admission.pace.expect(fresh.length)));
+  let published = 0;
+  try {
+    return await enrichAndStore(deps, admission, opts, budget, started, tenantId, scope, results, fail, candidates, fresh, () => { published++; });
+  } finally {
+    backlog?.release(fresh.length - published);
+  }
+}
+
+async function enrichAndStore(
+  deps: MemoryDeps, admission: Admission, opts: BulkOptions, budget: BulkBudget, started: number,
+  tenantId: string, scope: string, results: BulkItemResult[],
+  fail: (index: number, code: BulkErrorCode, message: string, detail?: ValidationItem[]) => void,
+  candidates: Candidate[], fresh: Candidate[], onPublished: () => void,
+): Promise<BulkResult> {
   // 3. Enrichment: one embedder call for the whole batch (the pool spreads it over its workers),
   // entity extraction alongside. Items not enriched in time fail; the rest go on.
   let enrichStart: number | null = null;
@@ -407,7 +426,10 @@ async function runBulk(
 
   for (const c of ready) {
     const r = results[c.index];
-    if (r.status === 'created') publishWritten(deps.bus, deps.log, tenantId, { memory_id: r.id, fleet_id: c.m.fleetId, agent_id: c.agentId, op: 'create' });
+    if (r.status === 'created') {
+      publishWritten(deps.bus, deps.log, tenantId, { memory_id: r.id, fleet_id: c.m.fleetId, agent_id: c.agentId, op: 'create' });
+      onPublished();
+    }
   }
   const count = (s: BulkItemStatus) => results.filter((r) => r.status === s).length;
   return {

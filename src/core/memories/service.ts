@@ -26,8 +26,9 @@ import { BulkWriter, type BulkOptions, type BulkRequest, type BulkResult } from 
 import { redistribute, type RedistributeRequest, type RedistributeResult } from './redistribute.js';
 import {
   checkMetadata, checkType, checkValidity, INSERT_COLUMNS, isContentDuplicate, liveMemories, memoryValues, prepareMemory, publishWritten, quotaExceeded,
-  withClientTags, withEnrichment,
+  withClientTags, withEnrichment, type PreparedMemory,
 } from './write.js';
+import type { DetectionBacklog } from '../contradictions/backlog.js';
 import {
   canonicalType,
   type CreateMemoryInput, type MemoryDetail, type MemoryRecord, type SortColumn, type StatusChange, type SupersededEntry,
@@ -44,7 +45,12 @@ export interface MemoryDeps {
   /** Non-deleted memories a tenant may hold. */
   quotaPerTenant: number;
   log?: Pick<Logger, 'warn'>;
+  /** The detector's backlog: writes wait for room in it (back-pressure). */
+  backlog?: DetectionBacklog;
 }
+
+/** How long a single write waits for room in the detector's backlog before its 503. */
+export const BACKLOG_WAIT_MS = 5_000;
 
 export { MEMORY_WRITTEN, METADATA_MAX_BYTES } from './write.js';
 
@@ -157,6 +163,22 @@ export class MemoryService {
     const { tenantId, admin, scope } = w;
     const agentId = w.agentId ?? DEFAULT_AGENT;
     const checked = prepareMemory({ ...input, fleet_id: resolveWriteFleet(caller, input.fleet_id) }, ['body']);
+    // Room for its detection first: a write the detector could not keep up with waits, then is refused.
+    const backlog = this.deps.backlog;
+    await backlog?.reserve(1, Date.now() + BACKLOG_WAIT_MS);
+    let published = false;
+    try {
+      return await this.createReserved(input, checked, { tenantId, agentId, admin, scope }, opts.suggestion, () => { published = true; });
+    } finally {
+      if (!published) backlog?.release(1);
+    }
+  }
+
+  private async createReserved(
+    input: CreateMemoryInput, checked: PreparedMemory,
+    { tenantId, agentId, admin, scope }: ReturnType<MemoryService['writer']> & { agentId: string },
+    suggestion: Suggestion | undefined, onPublished: () => void,
+  ): Promise<WrittenMemory> {
     const { content, hash, fleetId } = checked;
     // An exact duplicate is answered before any embedding or model work is spent on it (the
     // unique index still decides when two writes race).
@@ -166,7 +188,7 @@ export class MemoryService {
     // Slow work first, outside the transaction: PGlite has one session and a pg transaction
     // holds its row locks, so neither may wait on the embedder (nor on the enrichment model,
     // which runs alongside the embedding).
-    const enrichment = this.deps.enricher.begin({ ...input, content }, opts.suggestion);
+    const enrichment = this.deps.enricher.begin({ ...input, content }, suggestion);
     const { vector, extraction } = await this.enrich(indexText(input.title, content));
     const prepared = withEnrichment(checked, await enrichment.finish(extraction));
     const id = randomUUID();
@@ -204,7 +226,8 @@ export class MemoryService {
         return [];
       });
     // Published after the pre-check: the detector must not change the rows the check reads first.
-    this.publish(tenantId, { memory_id: id, fleet_id: fleetId, agent_id: agentId, op: 'create' });
+    publishWritten(this.deps.bus, this.deps.log, tenantId, { memory_id: id, fleet_id: fleetId, agent_id: agentId, op: 'create' });
+    onPublished();
     return { ...toRecord(out.row, out.links), superseded_by, usage };
   }
 
@@ -253,6 +276,7 @@ export class MemoryService {
   }
 
   private publish(tenantId: string, data: Record<string, unknown>) {
+    this.deps.backlog?.added(1);
     publishWritten(this.deps.bus, this.deps.log, tenantId, data);
   }
 

@@ -8,6 +8,7 @@ import type { Db } from '../../store/db.js';
 import { vectorParam } from '../../store/db.js';
 import type { Embedder } from '../../providers/embedder/types.js';
 import type { BusEvent } from '../../infra/bus/types.js';
+import { inBackground } from '../../infra/priority.js';
 import { Params } from '../memories/params.js';
 import { contextText, PASSAGE_DEFAULTS, splitPassages, type PassageOptions } from './split.js';
 
@@ -53,7 +54,8 @@ export class PassageIndexer {
   enqueue(tenantId: string, memoryId: string) {
     this.queue.delete(memoryId);
     this.queue.set(memoryId, tenantId);
-    this.running ??= this.drain().finally(() => { this.running = null; });
+    // Background work: the embedded database serves waiting requests first.
+    this.running ??= inBackground(() => this.drain()).finally(() => { this.running = null; });
   }
 
   /** A memory.written event: its memory is (re)indexed; an event without a valid memory id is ignored. */

@@ -288,7 +288,7 @@ export class SearchService {
     if (cfg.enabled) {
       keys = new Set(queryEntityKeys(query, cfg.maxNgram));
       if (cfg.useExtractor) {
-        const extracted = await this.deps.entities.extract(query).catch((err) => {
+        const extracted = await this.deps.entities.extract(query, { urgent: true }).catch((err) => {
           this.deps.log?.warn({ err }, 'entity extraction of a query failed');
           return { entities: [] };
         });

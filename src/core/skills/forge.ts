@@ -21,6 +21,7 @@ import { llmDraft } from './distill-llm.js';
 import { runGates, type GateName } from './gates.js';
 import { checkSkillWrite, type SkillState } from './rules.js';
 import { isClean, scanSkill } from './scan.js';
+import { inBackground } from '../../infra/priority.js';
 
 /** Memory types Forge learns from: what agents did, decided and found out, not plain facts. */
 export const FORGE_MEMORY_TYPES = ['action', 'decision', 'outcome', 'rule', 'insight', 'plan', 'episode'] as const;
@@ -106,8 +107,12 @@ export class ForgeService {
     return { ticked_at: at.toISOString(), tenants };
   }
 
-  /** One tick for one tenant; never throws (a failure is reported as skipped: error). */
-  async tick(tenant: string): Promise<ForgeTickReport> {
+  /** One tick for one tenant; never throws (a failure is reported as skipped: error). Background work: requests go first. */
+  tick(tenant: string): Promise<ForgeTickReport> {
+    return inBackground(() => this.tickNow(tenant));
+  }
+
+  private async tickNow(tenant: string): Promise<ForgeTickReport> {
     const now = this.deps.catalog.clock();
     const report = emptyReport(tenant, now);
     const t0 = performance.now();

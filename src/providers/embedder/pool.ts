@@ -73,6 +73,8 @@ export function workerUrl(name: string, base: string): URL {
 export class WorkerPool<In, Out> {
   private slots: (Slot | null)[] = [];
   private queue: Job[] = [];
+  /** Jobs served before every job in `queue`. */
+  private urgent: Job[] = [];
   private nextId = 1;
   private started: Promise<void> | null = null;
   /** Set once start() has resolved, so run() can queue synchronously (keeps call order obvious). */
@@ -102,14 +104,18 @@ export class WorkerPool<In, Out> {
     return this.started;
   }
 
-  /** Processes items on the next free worker; the output matches the input order. */
-  async run(items: In[]): Promise<Out[]> {
+  /**
+   * Processes items on the next free worker; the output matches the input order. An urgent job (a
+   * search's query) goes ahead of every queued ordinary one (a bulk batch), so a reader never waits
+   * behind a backlog of writes; it still waits for the batches already running.
+   */
+  async run(items: In[], urgent = false): Promise<Out[]> {
     if (items.length === 0) return [];
     if (!this.running) await this.start();
     if (this.closed) throw new Error(`${this.opts.name} is closed`);
     if (this.failed) throw this.failed;
     return new Promise<Out[]>((resolve, reject) => {
-      this.queue.push({ items, resolve, reject });
+      (urgent ? this.urgent : this.queue).push({ items, resolve, reject });
       this.pump();
     });
   }
@@ -127,7 +133,7 @@ export class WorkerPool<In, Out> {
       size: this.opts.size,
       ready: live.filter((s) => s.ready).length,
       busy: live.filter((s) => s.job).length,
-      queued: this.queue.length,
+      queued: this.urgent.length + this.queue.length,
       restarts: this.restarts,
     };
   }
@@ -135,7 +141,7 @@ export class WorkerPool<In, Out> {
   async close(): Promise<void> {
     this.closed = true;
     const err = new Error(`${this.opts.name} was closed`);
-    for (const job of this.queue.splice(0)) job.reject(err);
+    for (const job of [...this.urgent.splice(0), ...this.queue.splice(0)]) job.reject(err);
     const slots = this.slots.filter((s): s is Slot => s !== null);
     this.slots = [];
     for (const s of slots) {
@@ -214,7 +220,7 @@ export class WorkerPool<In, Out> {
     const alive = this.slots.some((s) => s !== null);
     if (alive) return;
     this.failed = err;
-    for (const job of this.queue.splice(0)) job.reject(err);
+    for (const job of [...this.urgent.splice(0), ...this.queue.splice(0)]) job.reject(err);
   }
 
   private settle(batch: Batch, m: Extract<FromWorker, { type: 'result' }>) {
@@ -234,12 +240,13 @@ export class WorkerPool<In, Out> {
   private pump() {
     const max = this.opts.maxBatch ?? Infinity;
     for (const slot of this.slots) {
-      if (this.queue.length === 0) return;
+      if (this.urgent.length === 0 && this.queue.length === 0) return;
       if (!slot || !slot.ready || slot.job) continue;
-      const jobs = [this.queue.shift()!];
+      const lane = this.urgent.length ? this.urgent : this.queue;
+      const jobs = [lane.shift()!];
       let count = jobs[0].items.length;
-      while (this.queue.length > 0 && count + this.queue[0].items.length <= max) {
-        const next = this.queue.shift()!;
+      while (lane.length > 0 && count + lane[0].items.length <= max) {
+        const next = lane.shift()!;
         count += next.items.length;
         jobs.push(next);
       }

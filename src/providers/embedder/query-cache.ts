@@ -64,7 +64,8 @@ export class CachedEmbedder implements Embedder {
       }
     }
     if (missing.length > 0) {
-      const call = this.inner.embed(missing);
+      // A query is waited on: it goes ahead of queued write batches.
+      const call = this.inner.embed(missing, { urgent: true });
       const shared = missing.map((t, j) => {
         const p = call.then((vs) => vs[j]);
         if (t.length <= this.maxTextLength) {

@@ -5,7 +5,10 @@ export interface Embedder {
   readonly dim: number;
   /** Loads the model (idempotent). Throws with a clear message when it cannot. */
   init(): Promise<void>;
-  /** Embeds many texts, batched internally. Order of the output matches the input. */
-  embed(texts: string[]): Promise<Float32Array[]>;
+  /**
+   * Embeds many texts, batched internally. Order of the output matches the input. `urgent`: someone
+   * is waiting on it (a search's query); it goes ahead of queued ordinary work where the embedder queues.
+   */
+  embed(texts: string[], opts?: { urgent?: boolean }): Promise<Float32Array[]>;
   close(): Promise<void>;
 }

@@ -37,7 +37,7 @@ export class UseLiteEmbedder implements Embedder {
     return this.pool.start();
   }
 
-  async embed(texts: string[]): Promise<Float32Array[]> {
+  async embed(texts: string[], opts: { urgent?: boolean } = {}): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
     const clean = texts.map((t) => (t.length > this.maxChars ? t.slice(0, this.maxChars) : t));
     // Texts of similar length share a batch: a batch costs what its longest text costs, so
@@ -47,7 +47,7 @@ export class UseLiteEmbedder implements Embedder {
     // Concurrent small calls are merged by the pool up to batchSize.
     const size = Math.max(1, Math.min(this.batchSize, Math.ceil(clean.length / this.workers)));
     const groups = chunk(order, size);
-    const parts = await Promise.all(groups.map((g) => this.pool.run(g.map((i) => clean[i]))));
+    const parts = await Promise.all(groups.map((g) => this.pool.run(g.map((i) => clean[i]), opts.urgent)));
     const out = new Array<Float32Array>(texts.length);
     groups.forEach((g, j) => g.forEach((i, k) => { out[i] = parts[j][k]; }));
     if (parts.reduce((n, p) => n + p.length, 0) !== texts.length || out.some((v) => !v)) {

@@ -30,9 +30,9 @@ export class NlpEntityExtractor implements EntityExtractor {
     return this.pool.start();
   }
 
-  async extract(text: string): Promise<Extraction> {
+  async extract(text: string, opts: { urgent?: boolean } = {}): Promise<Extraction> {
     if (!text.trim()) return { entities: [], relations: [] };
-    const [out] = await this.pool.run([text.length > this.maxChars ? text.slice(0, this.maxChars) : text]);
+    const [out] = await this.pool.run([text.length > this.maxChars ? text.slice(0, this.maxChars) : text], opts.urgent);
     return out;
   }
 

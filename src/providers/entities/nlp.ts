@@ -281,16 +281,23 @@ export function extractSync(text: string, opts: ExtractOptions = {}): Extraction
   }
   const cDates: Span[] = [];
   // compromise-dates is most of the cost of a call; only anchored dates are kept, so skip it
-  // when the text has neither a digit nor a month name.
-  const dateView = isAnchoredDate(text)
-    ? (doc as unknown as { dates(o: object): { json(o: object): unknown } }).dates({ timezone: 'UTC' })
-    : { json: () => [] };
-  for (const m of dateView.json({ offset: true }) as { terms: CTerm[]; dates?: { start?: string; unit?: string } }[]) {
+  // when the text has neither a digit nor a month name. Parsing a match (its ISO date) costs
+  // more than finding it, and only a match with a written year has one (isoOf): the others are
+  // found without parsing.
+  type DateView = { json(o: object): unknown; eq(i: number): { dates(o: object): DateView } };
+  const dateView = isAnchoredDate(text) ? (doc as unknown as { dates(o: object): DateView }).dates({ timezone: 'UTC' }) : null;
+  const found = (dateView?.json({ offset: true, dates: false }) ?? []) as { terms: CTerm[] }[];
+  found.forEach((m, i) => {
     const r = termSpan(m.terms);
-    if (!r) continue;
+    if (!r) return;
     const c = clean(text, r[0], r[1], 'date');
-    if (c) cDates.push({ start: c[0], end: c[1], type: 'date', iso: isoOf(text.slice(c[0], c[1]), m.dates) });
-  }
+    if (!c) return;
+    const surface = text.slice(c[0], c[1]);
+    const parsed = /\b\d{4}\b/.test(surface)
+      ? ((dateView!.eq(i).dates({ timezone: 'UTC' }).json({ offset: false }) as { dates?: { start?: string; unit?: string } }[])[0]?.dates)
+      : undefined;
+    cDates.push({ start: c[0], end: c[1], type: 'date', iso: isoOf(surface, parsed) });
+  });
   typed.push(...cDates);
   typed.push(...productSpans(text).flatMap((p) => {
     const c = clean(text, p.start, p.end, 'product');

@@ -24,5 +24,6 @@ export interface Extraction {
 }
 
 export interface EntityExtractor {
-  extract(text: string): Promise<Extraction>;
+  /** `urgent`: a reader waits on it (a search's query); it goes ahead of queued write work. */
+  extract(text: string, opts?: { urgent?: boolean }): Promise<Extraction>;
 }

@@ -1,0 +1,23 @@
+// Worker pool lanes: an urgent job (a search's query) goes ahead of queued ordinary jobs (write batches).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UseLiteEmbedder } from '../../src/providers/embedder/use-lite.js';
+
+let emb: UseLiteEmbedder;
+beforeAll(async () => {
+  emb = new UseLiteEmbedder({ workers: 1 });
+  await emb.init();
+});
+afterAll(async () => emb?.close());
+
+const texts = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `sentence ${i} about the ${tag} plan for the quarter`);
+
+describe('worker pool lanes', () => {
+  it('serves an urgent job before ordinary jobs queued earlier', async () => {
+    const done: string[] = [];
+    const running = emb.embed(texts(16, 'running')).then(() => done.push('running'));
+    const queued = [1, 2, 3].map((k) => emb.embed(texts(16, `queued ${k}`)).then(() => done.push(`queued ${k}`)));
+    const urgent = emb.embed(['where is the quarterly plan'], { urgent: true }).then(() => done.push('urgent'));
+    await Promise.all([running, ...queued, urgent]);
+    expect(done).toEqual(['running', 'urgent', 'queued 1', 'queued 2', 'queued 3']);
+  });
+});
