@@ -33,7 +33,7 @@ export async function runReembed(config: Config, opts: { batchSize: number }): P
       process.stdout.write(`Nothing to do: the stored vectors are already embedded with ${target}.\n`);
       return;
     }
-    const counts = Object.entries(r.embedded).map(([t, n]) => `${n} ${t}`).join(' and ');
+    const counts = Object.entries(r.embedded).map(([t, n]) => `${n} ${t === 'memory_passages' ? 'search passages' : t}`).join(' and ');
     const was = r.from.model ? `; they were "${r.from.model}" (${r.from.dim}-d)` : '';
     process.stdout.write(`Re-embedded ${counts} with ${target}${was}. The server can start with this embedder now.\n`);
   } finally {

@@ -28,6 +28,13 @@ const SOURCES: VectorSource[] = [
   { table: 'documents', columns: 't.text', where: `t.text <> ''`, text: (r) => String(r.text).slice(0, EMBED_MAX_CHARS) },
 ];
 
+/**
+ * A table of vectors derived from memories (search passages and context units): no row ids or
+ * timestamps to track, so its column is emptied at the swap and filled afterwards from `content`.
+ * Until filled, its rows reach search through the keyword leg only.
+ */
+const DERIVED = ['memory_passages'];
+
 export type ReembedEvent =
   | { phase: 'embed'; table: string; done: number; total: number }
   | { phase: 'swap'; table: string }
@@ -67,7 +74,7 @@ export async function reembed(db: Db, embedder: Embedder, opts: ReembedOptions =
   const to = { model: embedder.modelId, dim: embedder.dim };
   const from: EmbedderId = { model: await getMeta(db, META.model), dim: await storedEmbeddingDim(db) };
   const columns = await vectorColumns(db);
-  const unknown = columns.filter((c) => c.column !== 'embedding' || !SOURCES.some((s) => s.table === c.table));
+  const unknown = columns.filter((c) => c.column !== 'embedding' || !(SOURCES.some((s) => s.table === c.table) || DERIVED.includes(c.table)));
   if (unknown.length) {
     // A vector column this command does not know how to fill: refuse rather than leave it stale.
     throw new Error(`cannot re-embed ${unknown.map((c) => `${c.table}.${c.column}`).join(', ')}: no text source is registered for it`);
@@ -76,7 +83,9 @@ export async function reembed(db: Db, embedder: Embedder, opts: ReembedOptions =
   const pending = await getMeta(db, META.reembedTarget);
   const embedded: Record<string, number> = {};
   if (pending === null && from.model === to.model && from.dim === to.dim && columns.every((c) => c.dim === to.dim)) {
-    return { upToDate: true, from, to, embedded };
+    // A run stopped after its swap leaves derived vectors to fill.
+    const filled = await fillDerived(db, embedder, batchSize, opts.onProgress);
+    return { upToDate: filled === 0, from, to, embedded: filled ? { memory_passages: filled } : embedded };
   }
 
   // An unfinished run for another embedder left vectors of the wrong kind: start over.
@@ -91,7 +100,33 @@ export async function reembed(db: Db, embedder: Embedder, opts: ReembedOptions =
 
   for (const src of SOURCES) embedded[src.table] = await embedTable(db, embedder, src, batchSize, opts.onProgress);
   await swap(db, to, opts.onProgress);
+  const passages = await fillDerived(db, embedder, batchSize, opts.onProgress);
+  if (passages) embedded.memory_passages = passages;
   return { upToDate: false, from, to, embedded };
+}
+
+/** Embeds the derived rows without a vector (after a swap emptied them); returns how many. */
+async function fillDerived(db: Db, embedder: Embedder, batchSize: number, onProgress?: (e: ReembedEvent) => void): Promise<number> {
+  let done = 0;
+  for (const table of DERIVED) {
+    const total = Number((await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE embedding IS NULL`)).rows[0].n);
+    if (total === 0) continue;
+    let inTable = 0;
+    for (;;) {
+      const { rows } = await db.query<{ memory_id: string; ord: number; content: string }>(
+        `SELECT memory_id, ord, content FROM ${table} WHERE embedding IS NULL ORDER BY memory_id, ord LIMIT $1`, [batchSize]);
+      if (rows.length === 0) break;
+      const vectors = await embedder.embed(rows.map((r) => r.content.slice(0, EMBED_MAX_CHARS)));
+      await db.query(
+        `UPDATE ${table} AS t SET embedding = x.v::vector
+         FROM unnest($1::uuid[], $2::int[], $3::text[]) AS x(id, ord, v) WHERE t.memory_id = x.id AND t.ord = x.ord`,
+        [rows.map((r) => r.memory_id), rows.map((r) => r.ord), vectors.map((v) => vectorLiteral(v))]);
+      inTable += rows.length;
+      onProgress?.({ phase: 'embed', table, done: Math.min(inTable, total), total });
+    }
+    done += inTable;
+  }
+  return done;
 }
 
 /** Embeds every row of a table that has no fresh vector in the work table yet; returns how many. */
@@ -156,6 +191,13 @@ async function swap(db: Db, to: { model: string; dim: number }, onProgress?: (e:
         onProgress?.({ phase: 'index', table: src.table, index: i.name });
         await q.query(i.definition);
       }
+    }
+    for (const table of DERIVED) {
+      onProgress?.({ phase: 'swap', table });
+      const indexes = await embeddingIndexes(q, table);
+      for (const i of indexes) await q.query(`DROP INDEX "${i.name}"`);
+      await q.query(`ALTER TABLE ${table} ALTER COLUMN embedding TYPE vector(${to.dim}) USING NULL`);
+      for (const i of indexes) await q.query(i.definition);
     }
     await setMeta(q, META.model, to.model);
     await setMeta(q, META.dim, String(to.dim));

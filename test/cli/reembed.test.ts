@@ -196,6 +196,11 @@ describe('loci reembed', () => {
       expect(hits.body.items[0].similarity).toBeGreaterThan(0.2);
       const w = await s.api('POST', '/api/v1/memories', { tenant_id: 'default', agent_id: 'a1', content: 'A new memory at 1536 dimensions.' });
       expect(w.status).toBe(201);
+      // A long memory is indexed as passages too: their vector column follows the new dimension.
+      const long = Array.from({ length: 12 }, (_, i) => `Section ${i} of the runbook covers step ${i} of the failover drill in detail.`).join(' ');
+      expect((await s.api('POST', '/api/v1/memories', { tenant_id: 'default', agent_id: 'a1', content: long })).status).toBe(201);
+      const found = await s.api('POST', '/api/v1/search', { tenant_id: 'default', query: 'failover drill step 7', top_k: 3 });
+      expect(found.status).toBe(200);
     } finally {
       await s.stop();
     }
