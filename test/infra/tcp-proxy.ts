@@ -1,5 +1,6 @@
 // A TCP forwarder whose link can be cut and restored, to simulate a server going away and
-// coming back without touching the shared server itself.
+// coming back without touching the shared server itself; optionally it cuts the first connections
+// just as their answer starts to come back (the request was done, its answer is lost).
 import net from 'node:net';
 
 export interface TcpProxy {
@@ -9,10 +10,14 @@ export interface TcpProxy {
   /** Listens again on the same port. */
   restore(): Promise<void>;
   close(): Promise<void>;
+  /** Connections cut as their answer began (see dropAnswers). */
+  dropped(): number;
 }
 
-export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
+export async function startTcpProxy(targetHost: string, targetPort: number, opts: { dropAnswers?: number } = {}): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
+  let seen = 0;
+  let dropped = 0;
   let server: net.Server | null = null;
   let port = 0;
 
@@ -31,7 +36,12 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
         client.on('error', drop).on('close', drop);
         upstream.on('error', drop).on('close', drop);
         client.pipe(upstream);
-        upstream.pipe(client);
+        if (seen++ < (opts.dropAnswers ?? 0)) {
+          upstream.once('data', () => {
+            dropped++;
+            drop();
+          });
+        } else upstream.pipe(client);
       });
       s.once('error', reject);
       s.listen(port, '127.0.0.1', () => {
@@ -57,5 +67,6 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     cut,
     restore: listen,
     close: cut,
+    dropped: () => dropped,
   };
 }

@@ -2,7 +2,7 @@
 // retry after a lost answer, and pagination to the end.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { startDropProxy } from '../helpers/drop-proxy.js';
+import { startTcpProxy } from '../infra/tcp-proxy.js';
 import { LociClient, LociError, LociValidationError, type RetryInfo } from '../../packages/client/src/index.js';
 
 let t: TestApp;
@@ -67,12 +67,12 @@ describe('@loci/client', () => {
   }, 120_000);
 
   it('writes a bulk chunk once when the answer to its first try was lost', async () => {
-    const proxy = await startDropProxy(portOf(t.url), 1);
+    const proxy = await startTcpProxy('127.0.0.1', portOf(t.url), { dropAnswers: 1 });
     const retries: RetryInfo[] = [];
     const apiKey = await t.key('sdk-drop');
     let firstIds: (string | null)[] = [];
     try {
-      const c = new LociClient({ baseUrl: proxy.url, apiKey, onRetry: (r) => retries.push(r), retry: { baseDelayMs: 50 } });
+      const c = new LociClient({ baseUrl: `http://127.0.0.1:${proxy.port}`, apiKey, onRetry: (r) => retries.push(r), retry: { baseDelayMs: 50 } });
       const input = Array.from({ length: 150 }, (_, i) => ({ content: `Dropped connection memory ${i} on shard ${i * 104729}` }));
       const w = await c.memories.writeMany(input, { attemptPrefix: 'drop-test' });
       expect(proxy.dropped()).toBe(1);
