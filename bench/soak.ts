@@ -6,12 +6,12 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
 import { percentiles, reportResult } from './lib.js';
+import { freePort } from '../test/helpers/free-port.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
@@ -22,16 +22,6 @@ const MAX_IN_FLIGHT = 32;
 
 type Op = 'write' | 'search' | 'recall' | 'list' | 'get';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 const rssMb = (pid: number) => {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));

@@ -3,12 +3,12 @@
 // leaves the store as it was, a resumed one that finishes, and a server that then searches by vector.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeEmbeddings, type FakeEmbeddingsServer } from '../helpers/fake-embeddings.js';
+import { freePort } from '../helpers/free-port.js';
 
 const run = promisify(execFile);
 const dataDir = mkdtempSync(join(tmpdir(), 'loci-reembed-'));
@@ -33,16 +33,6 @@ function env(embedder: 'use-lite' | 'openai', extra: Record<string, string> = {}
 
 const loci = (e: NodeJS.ProcessEnv, ...args: string[]) => run(process.execPath, [...CLI, ...args], { env: e, timeout: 120_000 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 interface Server {
   api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;

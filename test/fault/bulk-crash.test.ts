@@ -3,11 +3,11 @@
 // The store must then hold each item exactly once and nothing else.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/free-port.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ADMIN = `loci_fault${Math.random().toString(36).slice(2).padEnd(20, 'x')}`;
@@ -15,16 +15,6 @@ const BATCHES = 8;
 const ITEMS = 25;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 interface Server { proc: ChildProcess; url: string; log: string[] }
 

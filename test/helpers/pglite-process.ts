@@ -1,10 +1,10 @@
 // Starts and stops test/helpers/pglite-server.ts as a child process (see there).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './free-port.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -18,16 +18,6 @@ export interface PgliteProcess {
   close(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 export async function startPgliteProcess(template: string): Promise<PgliteProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'loci-pgproc-'));
