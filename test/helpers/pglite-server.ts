@@ -5,13 +5,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
+import { pg_textsearch } from '@electric-sql/pglite-pg_textsearch';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 const [dataDir, port, template] = process.argv.slice(2);
 const fresh = !existsSync(join(dataDir, 'PG_VERSION'));
 const db = await PGlite.create({
   dataDir,
-  extensions: { vector },
+  // The same extensions as the embedded store: the template was migrated with both.
+  extensions: { vector, pg_textsearch },
   loadDataDir: fresh && template ? new Blob([readFileSync(template)]) : undefined,
 });
 // pglite-socket queues connections' messages one by one and keeps a transaction's messages
