@@ -239,11 +239,11 @@ const HIDDEN_FIELDS = new Set(['embedding', 'entity_links', 'metadata', 'content
 export function MemoryDetail({ tenant, id, trust, onClose, onOpen, onDelete, onChanged, version }) {
   const [tick, setTick] = useState(0);
   const [m, error, loading, reload] = useLoad(async () => {
+    // Findings first, then the memory: a detection that lands between the two reads then shows in
+    // both (its supersedes link with its finding), never as a finding without its chain.
+    const findings = await api('GET', `/api/v1/memories/${id}/contradictions`, { query: { tenant_id: tenant } }).catch(() => null);
     const mem = await api('GET', `/api/v1/memories/${id}`, { query: { tenant_id: tenant, include_deleted: true } });
-    const [findings, older] = await Promise.all([
-      api('GET', `/api/v1/memories/${id}/contradictions`, { query: { tenant_id: tenant } }).catch(() => null),
-      olderChain(tenant, mem),
-    ]);
+    const older = await olderChain(tenant, mem);
     const firstNewer = findings?.contradictions.find((c) => c.direction === 'superseded_by');
     const newer = firstNewer ? await newerChain(tenant, firstNewer) : [];
     return { mem, findings, older, newer };
