@@ -17,6 +17,7 @@ import { gunzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { splitOf, type DevPair } from './split.js';
+import { packageDirs } from './package-dirs.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const OUT = join(root, 'test/fixtures/contradictions-dev.json');
@@ -170,20 +171,7 @@ function debianOccurrences(): Occurrence[] {
 function npmOccurrences(): Occurrence[] {
   const out: Occurrence[] = [];
   const seen = new Set<string>();
-  const dirs: string[] = [];
-  const walk = (d: string, depth: number) => {
-    for (const n of readdirSync(d)) {
-      if (n.startsWith('.')) continue;
-      const p = join(d, n);
-      if (n.startsWith('@') && depth === 0) walk(p, depth);
-      else if (existsSync(join(p, 'package.json'))) {
-        dirs.push(p);
-        if (existsSync(join(p, 'node_modules')) && depth < 2) walk(join(p, 'node_modules'), depth + 1);
-      }
-    }
-  };
-  walk(join(root, 'node_modules'), 0);
-  for (const dir of dirs.sort()) {
+  for (const dir of packageDirs(root)) {
     let pj: { name: string; license?: string };
     try {
       pj = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));

@@ -18,6 +18,7 @@ import { gunzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { splitOf, type DevPair } from './split.js';
+import { packageDirs } from './package-dirs.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CHANGE = /\b(?:is now|are now|now (?:uses?|requires?|defaults?|supports?|is|runs?|points?|lives?)|no longer|switch(?:ed|es)? (?:from|to|back)|bump(?:ed|s)? .{0,40}\bto\b|replac(?:e|ed|es) .{3,60} with|instead of|renamed? .{3,60}\bto\b|drop(?:ped|s)? support for|minimum .{0,30}(?:is|to)|default .{0,40}(?:changed|is now|to)|changed? .{0,40} from .{1,40} to|mov(?:e|ed) .{0,40}\bto\b|take over|took over|new maintainer|upgrad(?:e|ed) .{0,40}\bto\b|raised? .{0,30}\bto\b|increas(?:e|ed) .{0,30}\bto\b|lower(?:ed)? .{0,30}\bto\b|reduc(?:e|ed) .{0,30}\bto\b)\b/i;
@@ -30,20 +31,7 @@ const words = (t: string) => new Set((t.toLowerCase().match(/[a-z][a-z0-9.+-]{2,
 function npmLines(): Line[] {
   const out: Line[] = [];
   const seen = new Set<string>();
-  const dirs: string[] = [];
-  const walk = (d: string, depth: number) => {
-    for (const n of readdirSync(d)) {
-      if (n.startsWith('.')) continue;
-      const p = join(d, n);
-      if (n.startsWith('@') && depth === 0) walk(p, depth);
-      else if (existsSync(join(p, 'package.json'))) {
-        dirs.push(p);
-        if (existsSync(join(p, 'node_modules')) && depth < 2) walk(join(p, 'node_modules'), depth + 1);
-      }
-    }
-  };
-  walk(join(root, 'node_modules'), 0);
-  for (const dir of dirs.sort()) {
+  for (const dir of packageDirs(root)) {
     let pj: { name: string; license?: string };
     try { pj = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')); } catch { continue; }
     if (typeof pj.name !== 'string' || seen.has(pj.name) || !/^(?:MIT|ISC|BSD|Apache)/i.test(String(pj.license ?? ''))) continue;
