@@ -81,6 +81,18 @@ async function expectExactlyOnce(t: TestApp, tenant: string, attempts: Attempt[]
 
 const health = async (t: TestApp) => t.api('GET', '/api/v1/health', { key: null });
 
+/** Once the dependency is back: healthy again, writes succeed, and every attempt is stored exactly once. */
+async function expectRecovery(t: TestApp, tenant: string, w: ReturnType<typeof writers>) {
+  expect(await until(async () => (await health(t)).status === 200, 30_000)).toBe(true);
+  const ok = w.count(201);
+  expect(await until(() => w.count(201) >= ok + 3, 90_000)).toBe(true);
+  await w.stop();
+  expect(w.bad).toEqual([]);
+  await w.retryFailed();
+  expect(w.bad).toEqual([]);
+  await expectExactlyOnce(t, tenant, w.attempts);
+}
+
 describe('outages under load', () => {
   let t: TestApp | undefined;
   let pg: PgliteProcess | undefined;
@@ -118,14 +130,7 @@ describe('outages under load', () => {
     expect(await until(() => w.attempts.length >= before + 5 && w.count(503) >= 3, 30_000)).toBe(true);
 
     await pg.start();
-    expect(await until(async () => (await health(t!)).status === 200, 30_000)).toBe(true);
-    const ok = w.count(201);
-    expect(await until(() => w.count(201) >= ok + 3, 90_000)).toBe(true);
-    await w.stop();
-    expect(w.bad).toEqual([]);
-    await w.retryFailed();
-    expect(w.bad).toEqual([]);
-    await expectExactlyOnce(t, tenant, w.attempts);
+    await expectRecovery(t, tenant, w);
   }, 480_000);
 
   it.skipIf(!REDIS_URL)('Redis cut and restored: keyed writes 503 with Retry-After while down, every write exactly once after', async () => {
@@ -146,14 +151,7 @@ describe('outages under load', () => {
     expect(plain.status).toBe(201);
 
     await proxy.restore();
-    expect(await until(async () => (await health(t!)).status === 200, 30_000)).toBe(true);
-    const ok = w.count(201);
-    expect(await until(() => w.count(201) >= ok + 3, 90_000)).toBe(true);
-    await w.stop();
-    expect(w.bad).toEqual([]);
-    await w.retryFailed();
-    expect(w.bad).toEqual([]);
-    await expectExactlyOnce(t, tenant, w.attempts);
+    await expectRecovery(t, tenant, w);
   }, 240_000);
 
   it.skipIf(!NATS_URL)('NATS cut and restored: writes go on, /health is 503 with Retry-After, every write is processed once after', async () => {
