@@ -119,7 +119,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const backlog = new DetectionBacklog(config.detectorMaxBacklog, bus.kind === 'in-process', config.detectorTargetLagMs);
   const memories = new MemoryService({ db, embedder, entities, bus, enricher, backlog, quotaPerTenant: config.quotaPerTenant, log: log.child({ component: 'memories' }) });
   const queryEmbedder = new CachedEmbedder(embedder);
-  const documents = new DocumentService({ db, embedder, queryEmbedder });
+  const documents = new DocumentService({ db, embedder, queryEmbedder, search: config.search });
   const audit = new AuditLog({ db, bus, log: log.child({ component: 'audit' }) });
   const graph = new GraphService({ db, audit });
   const detector = new ContradictionDetector({

@@ -188,6 +188,30 @@ describe('documents', () => {
       expect(q.body.items[0].doc_id).toBe('postmortem');
     });
 
+    it('ranks a document holding every query word and close in meaning above one holding a single word', async () => {
+      await write({ collection: 'runbooks', doc_id: 'full', data: { body: 'Rotate the TLS certificates on the edge proxy before they expire; renew them with the ACME client and reload the proxy.' } });
+      await write({ collection: 'runbooks', doc_id: 'single', data: { body: 'The office plants need water on Mondays; the proxy for the landlord signs the lease.' } });
+      const r = await search({ query: 'rotate TLS certificates edge proxy', collection: 'runbooks' });
+      expect(r.status).toBe(200);
+      expect(r.body.items.map((i: { doc_id: string }) => i.doc_id)).toEqual(['full', 'single']);
+      const [full, single] = r.body.items;
+      expect(full.score).toBeGreaterThan(single.score);
+      expect(full.similarity).toBeGreaterThan(single.similarity);
+    });
+
+    it('answers 503 (problem+json) when the query cannot be embedded', async () => {
+      const spy = vi.spyOn(t.services.queryEmbedder, 'embed').mockRejectedValueOnce(new Error('model crashed'));
+      try {
+        const r = await search({ query: 'an uncached question about certificates' });
+        expect(r.status).toBe(503);
+        expect(r.headers.get('content-type')).toContain('application/problem+json');
+        expect(r.body).toMatchObject({ status: 503 });
+      } finally {
+        spy.mockRestore();
+      }
+      expect((await search({ query: 'an uncached question about certificates' })).status).toBe(200);
+    });
+
     it('honours top_k and the collection scope', async () => {
       const r = await search({ query: 'policy', top_k: 2 });
       expect(r.body.items.length).toBeLessThanOrEqual(2);

@@ -14,7 +14,11 @@ import {
   COLLECTION_PATTERN, DOC_ID_PATTERN, DOC_MAX_BYTES, EMBED_MAX_CHARS, FilterConflictError,
   SYSTEM_DOC_MAX_BYTES, documentText, filterToContainment, isPlainObject, isProtectedCollection,
 } from './rules.js';
-import { reciprocalRankFusion } from './fusion.js';
+import { Params } from '../memories/params.js';
+import { DEFAULT_SEARCH_CONFIG, type BoostConfig, type LegName, type SearchConfig } from '../search/config.js';
+import { fuseLegs, type Candidate } from '../search/fusion.js';
+import { TermStats } from '../search/keyword-plan.js';
+import { analyzeQuery, keywordLeg, vectorLeg, type LegTable } from '../search/legs.js';
 import { MAX_JSON_DEPTH as MAX_DEPTH, jsonDepth } from '../json-limits.js';
 
 export interface DocumentRecord {
@@ -69,7 +73,7 @@ export interface DocumentHit {
   doc_id: string;
   fleet_id: string | null;
   data: Record<string, unknown>;
-  /** Reciprocal-rank-fusion score of the semantic and keyword legs. */
+  /** Weighted reciprocal-rank-fusion score of the semantic and keyword legs (as in memory search). */
   score: number;
   /** Cosine similarity of the document's embedding to the query (0 when it has none). */
   similarity: number;
@@ -90,7 +94,12 @@ export interface DocumentServiceDeps {
   embedder: Embedder;
   /** Embeds search queries (the cached one in the running service); default: `embedder`. */
   queryEmbedder?: Embedder;
+  /** Legs and fusion of hybrid search, as memory search runs them; default: the defaults. */
+  search?: SearchConfig;
 }
+
+/** Documents carry no weight, and an edit does not make one more relevant: fusion alone ranks them. */
+const NO_BOOSTS: BoostConfig = { weight: 0, recency: 0, recencyHalfLifeDays: 0 };
 
 const COLUMNS = 'id, tenant_id, fleet_id, collection, doc_id, data, created_at, updated_at';
 
@@ -135,23 +144,23 @@ function checkInt(v: number | undefined, loc: string, min: number, max: number, 
 
 /** `WHERE` clause builder: every query starts from the tenant predicate. */
 class Where {
-  readonly params: unknown[];
-  private parts: string[] = ['tenant_id = $1'];
-  constructor(tenant: string) {
-    this.params = [tenant];
+  private parts: string[];
+  constructor(tenant: string, private readonly p = new Params()) {
+    this.parts = [`tenant_id = ${p.add(tenant)}`];
+  }
+  get params(): unknown[] {
+    return this.p.values;
   }
   add(sqlWithPlaceholder: (p: string) => string, value: unknown): this {
-    this.params.push(value);
-    this.parts.push(sqlWithPlaceholder(`$${this.params.length}`));
+    this.parts.push(sqlWithPlaceholder(this.p.add(value)));
     return this;
   }
   raw(sql: string): this {
     this.parts.push(sql);
     return this;
   }
-  param(value: unknown): string {
-    this.params.push(value);
-    return `$${this.params.length}`;
+  conditions(): string[] {
+    return [...this.parts];
   }
   toString() {
     return this.parts.join(' AND ');
@@ -174,11 +183,15 @@ export class DocumentService {
   private readonly embedder: Embedder;
   private readonly queryEmbedder: Embedder;
   private readonly policies = new Map<string, CollectionPolicy>();
+  private readonly searchConfig: SearchConfig;
+  private readonly termStats: TermStats;
 
   constructor(deps: DocumentServiceDeps) {
     this.db = deps.db;
     this.embedder = deps.embedder;
     this.queryEmbedder = deps.queryEmbedder ?? deps.embedder;
+    this.searchConfig = deps.search ?? DEFAULT_SEARCH_CONFIG;
+    this.termStats = new TermStats(this.searchConfig.keyword.statsMaxAgeMs, 'documents');
   }
 
   /** Hands a feature's collection to its policy (at composition, before serving). */
@@ -343,70 +356,59 @@ export class DocumentService {
   }
 
   /**
-   * Hybrid search: a semantic leg (cosine distance over embeddings) and a keyword leg (full text,
-   * documents holding every term first, then those holding any), fused by reciprocal rank.
+   * Hybrid search with memory search's legs (search/legs.ts) over the documents table: the
+   * vector leg (HNSW, cosine) and the keyword leg (query planned against the term statistics,
+   * ranked by idf: documents have no BM25 index), fused by the same weighted reciprocal rank
+   * (without memory boosts: documents carry no weight).
    */
   async search(caller: Caller, request: SearchDocumentsInput): Promise<DocumentHit[]> {
-    const input = { ...request, tenant_id: resolveTenant(caller, request.tenant_id, 'read') };
+    const tenant = resolveTenant(caller, request.tenant_id, 'read');
     // NUL cannot be sent to Postgres as text; it separates words like any other control character.
-    const query = typeof input.query === 'string' ? input.query.replaceAll('\u0000', ' ').trim() : '';
-    if (!query) throw invalid(['body', 'query'], 'String should have at least 1 character', 'string_too_short', input.query ?? null, { min_length: 1 });
+    const query = typeof request.query === 'string' ? request.query.replaceAll('\u0000', ' ').trim() : '';
+    if (!query) throw invalid(['body', 'query'], 'String should have at least 1 character', 'string_too_short', request.query ?? null, { min_length: 1 });
     if (query.length > QUERY_MAX_CHARS) {
       throw invalid(['body', 'query'], `String should have at most ${QUERY_MAX_CHARS} characters`, 'string_too_long', null, { max_length: QUERY_MAX_CHARS });
     }
-    const topK = checkInt(input.top_k, 'top_k', TOP_K.min, TOP_K.max, TOP_K.default);
-    const collection = input.collection == null || input.collection === '' ? null : checkCollection(input.collection);
-    // Each leg brings more candidates than asked for, so fusion can promote what both agree on.
-    const pool = Math.min(200, Math.max(20, topK * 4));
+    const topK = checkInt(request.top_k, 'top_k', TOP_K.min, TOP_K.max, TOP_K.default);
+    const collection = request.collection == null || request.collection === '' ? null : checkCollection(request.collection);
+    const fleet = fleetOf(request.fleet_id);
+    checkReadFleets(caller, [fleet]);
 
-    const scope = () => {
-      const w = fleetCondition(caller, new Where(input.tenant_id), fleetOf(input.fleet_id));
-      // Unscoped searches skip system collections: those hold feature internals, not content.
-      if (collection) w.add((p) => `collection = ${p}`, collection);
-      else w.raw(`left(collection, 1) <> '_'`);
-      this.readableOnly(caller, w, collection);
-      return w;
+    const table: LegTable = {
+      name: 'documents', tenantId: tenant,
+      conditions: (p) => {
+        const w = fleetCondition(caller, new Where(tenant, p), fleet);
+        // Unscoped searches skip system collections: those hold feature internals, not content.
+        if (collection) w.add((ph) => `collection = ${ph}`, collection);
+        else w.raw(`left(collection, 1) <> '_'`);
+        this.readableOnly(caller, w, collection);
+        return w.conditions();
+      },
+      weight: '0.5', createdAt: 'm.updated_at', text: 'm.text', titled: false, bm25Index: null,
     };
+    const cfg = this.searchConfig;
+    const vectorP = this.queryEmbedder.embed([query]).then(([v]) => v, () => Promise.reject(embedderUnavailable()));
+    vectorP.catch(() => undefined); // awaited below; an earlier failure must not leave it unhandled
+    const keywordP = cfg.keyword.enabled
+      ? Promise.all([analyzeQuery(this.db, tenant, query, null, cfg.entity), this.termStats.get(this.db)])
+        .then(([a, freqs]) => keywordLeg(this.db, table, query, a.lexemes ?? [], cfg.keyword, freqs, cfg.keyword.rank))
+      : null;
+    const keyword = await keywordP;
+    const vector = await vectorP;
+    const vec = await vectorLeg(this.db, table, vector, (keyword?.candidates ?? []).map((c) => c.id), cfg.vector, cfg.vector.enabled);
+    const legs: Partial<Record<LegName, Candidate[]>> = {};
+    if (cfg.vector.enabled) legs.vector = vec.ranked;
+    if (keyword) legs.keyword = keyword.candidates;
+    const top = fuseLegs(legs, cfg.fusion, NO_BOOSTS, new Date()).slice(0, topK);
+    if (!top.length) return [];
 
-    const vecP = this.queryEmbedder.embed([query]).then(([v]) => vectorLiteral(v), () => Promise.reject(embedderUnavailable()));
-    const semantic = vecP.then(async (vec) => {
-      const w = scope().raw('embedding IS NOT NULL');
-      const pv = w.param(vec);
-      const pl = w.param(pool);
-      const { rows } = await this.db.query<{ id: string }>(
-        `SELECT id FROM documents WHERE ${w} ORDER BY embedding <=> ${pv}::vector LIMIT ${pl}`, w.params);
-      return rows.map((r) => r.id);
-    });
-    const keyword = (async () => {
-      const w = scope();
-      const pq = w.param(query);
-      const pl = w.param(pool);
-      // `all` requires every term (plainto_tsquery); `any` is the same terms OR-ed, so natural
-      // questions whose words are not all in a document still find it, ranked after full matches.
-      const { rows } = await this.db.query<{ id: string }>(
-        `WITH q AS (
-           SELECT plainto_tsquery('english', ${pq}) AS q_all,
-                  replace(plainto_tsquery('english', ${pq})::text, '&', '|')::tsquery AS q_any
-         )
-         SELECT d.id FROM documents d, q
-         WHERE ${w} AND d.search_tsv @@ q.q_any
-         ORDER BY (d.search_tsv @@ q.q_all) DESC, ts_rank_cd(d.search_tsv, q.q_any) DESC, d.id
-         LIMIT ${pl}`, w.params);
-      return rows.map((r) => r.id);
-    })();
-    const [vecIds, kwIds, vec] = await Promise.all([semantic, keyword, vecP]);
-
-    const fused = reciprocalRankFusion([vecIds, kwIds]).slice(0, topK);
-    if (!fused.length) return [];
     const { rows } = await this.db.query(
-      `SELECT id, fleet_id, collection, doc_id, data,
-              CASE WHEN embedding IS NULL THEN 0 ELSE 1 - (embedding <=> $3::vector) END AS similarity
-       FROM documents WHERE tenant_id = $1 AND id IN (SELECT jsonb_array_elements_text($2::jsonb)::uuid)`,
-      [input.tenant_id, JSON.stringify(fused.map((f) => f.id)), vec],
+      `SELECT id, fleet_id, collection, doc_id, data FROM documents WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
+      [tenant, top.map((f) => f.id)],
     );
     const byId = new Map(rows.map((r) => [r.id as string, r]));
     const hits: DocumentHit[] = [];
-    for (const f of fused) {
+    for (const f of top) {
       const r = byId.get(f.id);
       if (!r) continue; // deleted between the legs and this read
       hits.push({
@@ -415,7 +417,7 @@ export class DocumentService {
         fleet_id: r.fleet_id ?? null,
         data: typeof r.data === 'string' ? JSON.parse(r.data) : r.data,
         score: f.score,
-        similarity: Number(r.similarity),
+        similarity: vec.similarity.get(f.id) ?? 0,
       });
     }
     return hits;

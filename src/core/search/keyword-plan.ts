@@ -68,16 +68,16 @@ export function planKeywordQuery(lexemes: readonly string[], stats: TermFrequenc
 }
 
 /**
- * Lexeme frequencies of memories.search_tsv from the planner statistics (pg_stats keeps the most
- * common elements of a tsvector column with their frequencies), re-read at most every ttlMs.
- * Without statistics (never analysed) every word counts as rare.
+ * Lexeme frequencies of a table's search_tsv (memories or documents) from the planner statistics
+ * (pg_stats keeps the most common elements of a tsvector column with their frequencies), re-read
+ * at most every ttlMs. Without statistics (never analysed) every word counts as rare.
  */
 export class TermStats {
   private cached: TermFrequencies = NO_FREQUENCIES;
   private readAt = -Infinity;
   private loading: Promise<TermFrequencies> | null = null;
 
-  constructor(private readonly ttlMs = 60_000) {}
+  constructor(private readonly ttlMs = 60_000, private readonly table: 'memories' | 'documents' = 'memories') {}
 
   async get(db: Queryable, now = Date.now()): Promise<TermFrequencies> {
     if (now - this.readAt < this.ttlMs) return this.cached;
@@ -99,8 +99,8 @@ export class TermStats {
     const { rows } = await db.query<{ elems: string[] | null; freqs: number[] | null; reltuples: number }>(
       `SELECT s.most_common_elems::text::text[] AS elems, s.most_common_elem_freqs AS freqs, c.reltuples::float8 AS reltuples
        FROM pg_class c
-       LEFT JOIN pg_stats s ON s.schemaname = current_schema() AND s.tablename = 'memories' AND s.attname = 'search_tsv'
-       WHERE c.oid = 'memories'::regclass`);
+       LEFT JOIN pg_stats s ON s.schemaname = current_schema() AND s.tablename = $1::text AND s.attname = 'search_tsv'
+       WHERE c.oid = $1::text::regclass`, [this.table]);
     return frequenciesFromStats(rows[0]?.elems ?? null, rows[0]?.freqs ?? null, Number(rows[0]?.reltuples ?? 0));
   }
 }

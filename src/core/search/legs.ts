@@ -1,7 +1,8 @@
 // The three search legs and the query analysis the keyword and entity legs share, each one
 // simple indexed query (LIBRARIES: one-statement hybrid SQL re-plans badly on PGlite; separate
-// legs fused in TypeScript are faster and clearer). Every leg applies the same row predicate
-// (filters.ts).
+// legs fused in TypeScript are faster and clearer). The vector and keyword legs read a table
+// described by a LegTable, so memory search and document search run the same legs; every
+// memory leg applies the same row predicate (filters.ts).
 import type { Db, Queryable, Row } from '../../store/db.js';
 import { vectorParam } from '../../store/db.js';
 import { Params } from '../memories/params.js';
@@ -9,6 +10,35 @@ import type { EntityLegConfig, KeywordLegConfig, VectorLegConfig } from './confi
 import { searchConditions, type SearchFilter } from './filters.js';
 import { planKeywordQuery, tsQuote, type KeywordPlan, type TermFrequencies } from './keyword-plan.js';
 import type { Candidate } from './fusion.js';
+
+/**
+ * The table a vector or keyword leg reads (under alias `m`) and the rows of it the caller may
+ * find. Both tables have id, tenant_id, embedding (HNSW, cosine) and search_tsv (GIN).
+ */
+export interface LegTable {
+  name: 'memories' | 'documents';
+  tenantId: string;
+  /** The findable rows: conditions over `m`, their values added to `p`. */
+  conditions(p: Params): string[];
+  /** SQL over `m` for a candidate's weight (0–1, neutral 0.5) and creation time (fusion boosts). */
+  weight: string;
+  createdAt: string;
+  /** The text column BM25 scores. */
+  text: string;
+  /** Whether search_tsv stores title lexemes with weight D apart from content (migration 050). */
+  titled: boolean;
+  /** The pg_textsearch index over the text column; null where the table has none. */
+  bm25Index: string | null;
+}
+
+/** Memories visible under a search filter. */
+export const memoryTable = (f: SearchFilter): LegTable => ({
+  name: 'memories', tenantId: f.tenantId, conditions: (p) => searchConditions(p, f),
+  weight: 'm.weight', createdAt: 'm.created_at', text: 'm.content', titled: true, bm25Index: BM25_INDEX,
+});
+
+/** The ranking a table supports: BM25 only over a BM25 index, else the fallback `idf`. */
+export const tableRanking = (t: LegTable, rank: KeywordRanking): KeywordRanking => (rank === 'bm25' && !t.bm25Index ? 'idf' : rank);
 
 const toCandidate = (r: Row): Candidate => ({
   id: r.id,
@@ -99,20 +129,21 @@ export interface ScoredCandidate extends Candidate { score: number }
 export interface UnitSearch { enabled: boolean; k: number; context: boolean; contextWeight: number }
 
 /**
- * Full-text leg over memories.search_tsv (and, with `units`, memory_passages.search_tsv): the
- * query's lexemes planned against the term statistics (keyword-plan.ts), matched through the GIN
- * index, at most candidateLimit candidates ranked (a title word counts titleWeight of a content
- * word). A memory scores the best of itself and its units.
+ * Full-text leg over the table's search_tsv (and, for memories with `units`,
+ * memory_passages.search_tsv): the query's lexemes planned against the table's term statistics
+ * (keyword-plan.ts), matched through the GIN index, at most candidateLimit candidates ranked (a
+ * title word counts titleWeight of a content word). A memory scores the best of itself and its units.
  */
 export async function keywordLeg(
-  db: Queryable, f: SearchFilter, query: string, lexemes: string[], cfg: KeywordLegConfig, freqs: TermFrequencies, rank: KeywordRanking,
+  db: Queryable, t: LegTable, query: string, lexemes: string[], cfg: KeywordLegConfig, freqs: TermFrequencies, rank: KeywordRanking,
   units?: UnitSearch,
 ): Promise<{ candidates: Candidate[]; terms: string[] }> {
   const plan = planKeywordQuery(lexemes, freqs, cfg);
   if (!plan.match || !plan.rank) return { candidates: [], terms: plan.terms };
+  const ranking = tableRanking(t, rank);
   const [own, parts] = await Promise.all([
-    keywordQuery(db, f, query, plan, cfg, rank, null),
-    units?.enabled ? keywordQuery(db, f, query, plan, cfg, rank, units) : Promise.resolve([]),
+    keywordQuery(db, t, query, plan, cfg, ranking, null),
+    units?.enabled && t.name === 'memories' ? keywordQuery(db, t, query, plan, cfg, ranking, units) : Promise.resolve([]),
   ]);
   return { candidates: bestOf([own, parts], cfg.k), terms: plan.terms };
 }
@@ -128,17 +159,17 @@ export function bestOf(lists: readonly ScoredCandidate[][], k: number): ScoredCa
 }
 
 function keywordQuery(
-  db: Queryable, f: SearchFilter, query: string, plan: KeywordPlan, cfg: KeywordLegConfig, rank: KeywordRanking, units: UnitSearch | null,
+  db: Queryable, t: LegTable, query: string, plan: KeywordPlan, cfg: KeywordLegConfig, rank: KeywordRanking, units: UnitSearch | null,
 ): Promise<ScoredCandidate[]> {
   const p = new Params();
-  const w = searchConditions(p, f);
-  // Passages carry no title: every lexeme is a content lexeme.
+  const w = t.conditions(p);
+  // Passages (and untitled tables) carry no title: every lexeme is a content lexeme.
   // Parameters are added only where used (an unused one has no type).
-  const weights = () => p.add(units ? [1, 1, 1, 1] : rankWeights(cfg), 'float4[]');
+  const weights = () => p.add(units || !t.titled ? [1, 1, 1, 1] : rankWeights(cfg), 'float4[]');
   const norm = () => p.add(cfg.normalization, 'int');
   // pg_textsearch's <@> is a distance (the negated BM25 score).
   const score = rank === 'bm25'
-    ? `-(c.content <@> to_bm25query(${p.add(query)}, '${units ? PASSAGE_BM25_INDEX : BM25_INDEX}'))`
+    ? `-(c.content <@> to_bm25query(${p.add(query)}, '${units ? PASSAGE_BM25_INDEX : t.bm25Index}'))`
     : rank === 'idf'
     ? `(SELECT sum(ts_rank(${weights()}, c.search_tsv, t.q, ${norm()}) * t.idf)
         FROM unnest(${p.add(plan.terms.map(tsQuote), 'tsquery[]')}, ${p.add(plan.idf, 'float8[]')}) AS t(q, idf))`
@@ -150,14 +181,14 @@ function keywordQuery(
     ? `SELECT c.id, c.weight, c.created_at, max(${score} * CASE WHEN c.kind = 'context' THEN ${p.add(units.contextWeight, 'float8')} ELSE 1 END) AS score
        FROM (
          SELECT m.id, m.weight, m.created_at, u.kind, u.search_tsv, u.content FROM memory_passages u JOIN memories m ON m.id = u.memory_id
-         WHERE u.tenant_id = ${p.add(f.tenantId)} AND ${w.join(' AND ')} AND u.search_tsv @@ ${match}
+         WHERE u.tenant_id = ${p.add(t.tenantId)} AND ${w.join(' AND ')} AND u.search_tsv @@ ${match}
            ${units.context ? '' : `AND u.kind = 'passage'`}
          LIMIT ${limit}
        ) AS c
        GROUP BY c.id, c.weight, c.created_at
        ORDER BY score DESC, c.id LIMIT ${k}`
     : `SELECT c.id, c.weight, c.created_at, ${score} AS score FROM (
-         SELECT m.id, m.weight, m.created_at, m.search_tsv, m.content FROM memories m
+         SELECT m.id, ${t.weight} AS weight, ${t.createdAt} AS created_at, m.search_tsv, ${t.text} AS content FROM ${t.name} m
          WHERE ${w.join(' AND ')} AND m.search_tsv @@ ${match}
          LIMIT ${limit}
        ) AS c
@@ -212,32 +243,35 @@ export interface VectorResult {
 }
 
 /**
- * Vector leg (HNSW, cosine) plus the similarity of the other legs' candidates, in one statement
+ * Vector leg (HNSW, cosine) over the table (and, for memories with `units`, memory_passages)
+ * plus the similarity of the other legs' candidates, in one statement
  * so the query vector is sent and parsed once. The HNSW settings are local to the transaction
  * (they must be in force before the statement starts: the scan reads them when it is set up):
  * iterative scan keeps a filtered top-k complete (without it a tenant-filtered top-10 returned
  * four rows on average), ef_search sizes its first pass.
  */
 export async function vectorLeg(
-  db: Db, f: SearchFilter, vector: Float32Array, others: string[], cfg: VectorLegConfig, enabled: boolean, units?: UnitSearch,
+  db: Db, t: LegTable, vector: Float32Array, others: string[], cfg: VectorLegConfig, enabled: boolean, units?: UnitSearch,
 ): Promise<VectorResult> {
   const p = new Params();
   const v = p.add(vectorParam(vector), 'vector');
-  const tenant = p.add(f.tenantId);
+  const tenant = p.add(t.tenantId);
   const otherIds = p.add(others, 'uuid[]');
-  const simsSql = `SELECT m.id, m.weight, m.created_at, 1 - (m.embedding <=> ${v}) AS similarity, false AS ranked
-    FROM memories m WHERE m.tenant_id = ${tenant} AND m.id = ANY(${otherIds}) AND m.embedding IS NOT NULL`;
+  const cols = `m.id, ${t.weight} AS weight, ${t.createdAt} AS created_at`;
+  const simsSql = `SELECT ${cols}, 1 - (m.embedding <=> ${v}) AS similarity, false AS ranked
+    FROM ${t.name} m WHERE m.tenant_id = ${tenant} AND m.id = ANY(${otherIds}) AND m.embedding IS NOT NULL`;
   let rows: Row[];
   if (!enabled) {
     if (others.length === 0) return { ranked: [], similarity: new Map() };
     ({ rows } = await db.query(simsSql, p.values));
   } else {
-    const w = searchConditions(p, f);
-    let sql = `(SELECT m.id, m.weight, m.created_at, 1 - (m.embedding <=> ${v}) AS similarity, true AS ranked
-        FROM memories m WHERE ${w.join(' AND ')} AND m.embedding IS NOT NULL
+    const w = t.conditions(p);
+    const withUnits = units?.enabled && t.name === 'memories';
+    let sql = `(SELECT ${cols}, 1 - (m.embedding <=> ${v}) AS similarity, true AS ranked
+        FROM ${t.name} m WHERE ${w.join(' AND ')} AND m.embedding IS NOT NULL
         ORDER BY m.embedding <=> ${v} LIMIT ${p.add(cfg.k, 'int')})
       UNION ALL (${simsSql})`;
-    if (units?.enabled) {
+    if (withUnits) {
       // The nearest units of visible memories (the filters inside the scanned query, so an
       // iterative scan keeps going until it has k of them); a memory at its best unit.
       sql += `
@@ -250,7 +284,7 @@ export async function vectorLeg(
         GROUP BY x.id, x.weight, x.created_at)`;
     }
     // pgvector accepts ef_search up to 1000.
-    const ef = Math.min(1000, Math.max(cfg.efSearchMin, Math.ceil(Math.max(cfg.k, units?.enabled ? units.k : 0) * cfg.efSearchFactor)));
+    const ef = Math.min(1000, Math.max(cfg.efSearchMin, Math.ceil(Math.max(cfg.k, withUnits ? units.k : 0) * cfg.efSearchFactor)));
     ({ rows } = await db.queryWithSettings({ 'hnsw.ef_search': String(ef), 'hnsw.iterative_scan': cfg.iterativeScan }, sql, p.values));
   }
   // A memory found several ways (itself, its units, another leg) counts at its best similarity.

@@ -21,7 +21,7 @@ import type { MemoryRecord } from '../memories/types.js';
 import type { LegName, SearchConfig } from './config.js';
 import type { SearchFilter } from './filters.js';
 import { fuseLegs, selectTop, type Candidate, type FusedItem, type LegRanks } from './fusion.js';
-import { analyzeQuery, bm25Available, entityLeg, keywordLeg, vectorLeg, type KeywordRanking, type QueryAnalysis } from './legs.js';
+import { analyzeQuery, bm25Available, entityLeg, keywordLeg, memoryTable, vectorLeg, type KeywordRanking, type QueryAnalysis } from './legs.js';
 import { llmSummary } from './llm-summary.js';
 import { TermStats } from './keyword-plan.js';
 import { queryEntityKeys } from './query-terms.js';
@@ -185,6 +185,7 @@ export class SearchService {
     const query = cleanQuery(req.query);
     const filter = this.filterFor(caller, req);
     const tenantId = filter.tenantId;
+    const table = memoryTable(filter);
     const topK = req.top_k ?? TOP_K.default;
     const cfg = this.deps.config;
     const timings = { embed: 0, analyze: 0, keyword: 0, entity: 0, vector: 0, fuse: 0, hydrate: 0, total: 0 };
@@ -202,7 +203,7 @@ export class SearchService {
     const freqsP = cfg.keyword.enabled ? this.termStats.get(db) : null;
     const rankP = cfg.keyword.enabled ? this.keywordRank() : null;
     const keywordP = analysisP && freqsP && rankP
-      ? Promise.all([analysisP, freqsP, rankP]).then(([a, freqs, rank]) => timed('keyword', keywordLeg(db, filter, query, a.lexemes ?? [], cfg.keyword, freqs, rank,
+      ? Promise.all([analysisP, freqsP, rankP]).then(([a, freqs, rank]) => timed('keyword', keywordLeg(db, table, query, a.lexemes ?? [], cfg.keyword, freqs, rank,
         { enabled: cfg.passages.enabled, k: cfg.passages.k, context: cfg.passages.context, contextWeight: cfg.passages.contextKeywordWeight })))
       : null;
     const entityP = analysisP && cfg.entity.enabled
@@ -212,7 +213,7 @@ export class SearchService {
     const vector = await vectorP;
 
     const others = [...new Set([...(keyword?.candidates ?? []), ...(entity?.candidates ?? [])].map((c) => c.id))];
-    const vec = await timed('vector', vectorLeg(db, filter, vector, others, cfg.vector, cfg.vector.enabled,
+    const vec = await timed('vector', vectorLeg(db, table, vector, others, cfg.vector, cfg.vector.enabled,
       { enabled: cfg.passages.enabled, k: cfg.passages.k, context: cfg.passages.context, contextWeight: cfg.passages.contextVectorWeight }));
 
     const tFuse = performance.now();
