@@ -133,16 +133,16 @@ export interface Written {
 
 export const emptyWritten = (): Written => ({ dia: new Map(), known: new Map(), bm25: new Map(), turns: 0, duplicates: 0, batchMs: [], writeS: 0 });
 
-/** Writes one fleet's items in bulk batches of 100, and indexes what was stored for BM25. */
-export async function writeFleet(srv: BenchServer, w: Written, fleet: string, items: readonly Written1[], known: Set<string>) {
+/** Writes one fleet's items in bulk batches (of 100 by default), and indexes what was stored for BM25. */
+export async function writeFleet(srv: BenchServer, w: Written, fleet: string, items: readonly Written1[], known: Set<string>, batchSize = BATCH) {
   const t0 = performance.now();
   w.known.set(fleet, known);
   const ids = new Map<string, string[]>();
   const contents = new Map<string, string>();
-  for (let b = 0; b < items.length; b += BATCH) {
-    const batch = items.slice(b, b + BATCH);
+  for (let b = 0; b < items.length; b += batchSize) {
+    const batch = items.slice(b, b + batchSize);
     const t = performance.now();
-    const results = await writeBatch(srv, fleet, `bench-${fleet}-${b / BATCH}`, batch.map((x) => x.item));
+    const results = await writeBatch(srv, fleet, `bench-${fleet}-${b / batchSize}`, batch.map((x) => x.item));
     w.batchMs.push(performance.now() - t);
     results.forEach((r, i) => {
       // A text repeating an earlier one word for word is stored once; that memory stands for both.

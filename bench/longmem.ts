@@ -23,6 +23,7 @@ const MAX_CHARS = 5_000;
 const log = (msg: string) => console.log(`[longmem bench] ${msg}`);
 /** Every conversation's memories in one fleet: a question competes with all of them. */
 const FLEET = 'longmem';
+const LONG_BATCH = 20;
 
 /** A turn's id across conversations (LoCoMo's dia_ids restart in each one). */
 const turnKey = (sample: Sample, diaId: string) => `${sample.sample_id}#${diaId}`;
@@ -134,7 +135,8 @@ export async function runLongMemBench() {
         questions.push({ conversation, category: qa.category, question: qa.question, evidence: [ev[0]] });
       }
     });
-    await writeFleet(srv, w, FLEET, all, known);
+    // Long texts take longer to enrich: small batches finish within the bulk enrichment timeout on a loaded machine.
+    await writeFleet(srv, w, FLEET, all, known, LONG_BATCH);
     const lengths = all.map((i) => i.item.content.length).sort((a, b) => a - b);
     log(`${data.samples.length} conversations: ${all.length} memories written to one fleet in ${w.writeS.toFixed(0)} s`);
     const indexed = await unitsIndexed(srv);
