@@ -10,11 +10,18 @@ import { searchConditions, type SearchFilter } from './filters.js';
 import { planKeywordQuery, tsQuote, type KeywordPlan, type TermFrequencies } from './keyword-plan.js';
 import type { Candidate } from './fusion.js';
 
+const toDate = (v: unknown): Date | null => (v === null || v === undefined ? null : v instanceof Date ? v : new Date(v as string));
+
 const toCandidate = (r: Row): Candidate => ({
   id: r.id,
   weight: Number(r.weight),
-  createdAt: r.created_at instanceof Date ? r.created_at : new Date(r.created_at),
+  createdAt: toDate(r.created_at)!,
+  runId: r.run_id ?? null,
+  validStart: toDate(r.ts_valid_start),
 });
+
+/** The memory columns every leg returns for fusion (toCandidate). */
+const CANDIDATE_COLUMNS = 'm.id, m.weight, m.created_at, m.run_id, m.ts_valid_start';
 
 export interface MatchedEntity {
   id: string;
@@ -147,17 +154,17 @@ function keywordQuery(
   const limit = p.add(cfg.candidateLimit, 'int');
   const k = p.add(units ? units.k : cfg.k, 'int');
   const sql = units
-    ? `SELECT c.id, c.weight, c.created_at, max(${score} * CASE WHEN c.kind = 'context' THEN ${p.add(units.contextWeight, 'float8')} ELSE 1 END) AS score
+    ? `SELECT c.id, c.weight, c.created_at, c.run_id, c.ts_valid_start, max(${score} * CASE WHEN c.kind = 'context' THEN ${p.add(units.contextWeight, 'float8')} ELSE 1 END) AS score
        FROM (
-         SELECT m.id, m.weight, m.created_at, u.kind, u.search_tsv, u.content FROM memory_passages u JOIN memories m ON m.id = u.memory_id
+         SELECT ${CANDIDATE_COLUMNS}, u.kind, u.search_tsv, u.content FROM memory_passages u JOIN memories m ON m.id = u.memory_id
          WHERE u.tenant_id = ${p.add(f.tenantId)} AND ${w.join(' AND ')} AND u.search_tsv @@ ${match}
            ${units.context ? '' : `AND u.kind = 'passage'`}
          LIMIT ${limit}
        ) AS c
-       GROUP BY c.id, c.weight, c.created_at
+       GROUP BY c.id, c.weight, c.created_at, c.run_id, c.ts_valid_start
        ORDER BY score DESC, c.id LIMIT ${k}`
-    : `SELECT c.id, c.weight, c.created_at, ${score} AS score FROM (
-         SELECT m.id, m.weight, m.created_at, m.search_tsv, m.content FROM memories m
+    : `SELECT c.id, c.weight, c.created_at, c.run_id, c.ts_valid_start, ${score} AS score FROM (
+         SELECT ${CANDIDATE_COLUMNS}, m.search_tsv, m.content FROM memories m
          WHERE ${w.join(' AND ')} AND m.search_tsv @@ ${match}
          LIMIT ${limit}
        ) AS c
@@ -192,7 +199,7 @@ export async function entityLeg(db: Queryable, f: SearchFilter, entities: Matche
        ORDER BY score DESC, linked_at DESC, x.memory_id
        LIMIT ${p.add(cfg.candidateLimit, 'int')}
      )
-     SELECT m.id, m.weight, m.created_at FROM linked JOIN memories m ON m.id = linked.memory_id
+     SELECT ${CANDIDATE_COLUMNS} FROM linked JOIN memories m ON m.id = linked.memory_id
      WHERE ${w.join(' AND ')}
      ORDER BY linked.score DESC, m.created_at DESC, m.id
      LIMIT ${p.add(cfg.k, 'int')}`, p.values);
@@ -225,7 +232,7 @@ export async function vectorLeg(
   const v = p.add(vectorParam(vector), 'vector');
   const tenant = p.add(f.tenantId);
   const otherIds = p.add(others, 'uuid[]');
-  const simsSql = `SELECT m.id, m.weight, m.created_at, 1 - (m.embedding <=> ${v}) AS similarity, false AS ranked
+  const simsSql = `SELECT ${CANDIDATE_COLUMNS}, 1 - (m.embedding <=> ${v}) AS similarity, false AS ranked
     FROM memories m WHERE m.tenant_id = ${tenant} AND m.id = ANY(${otherIds}) AND m.embedding IS NOT NULL`;
   let rows: Row[];
   if (!enabled) {
@@ -233,7 +240,7 @@ export async function vectorLeg(
     ({ rows } = await db.query(simsSql, p.values));
   } else {
     const w = searchConditions(p, f);
-    let sql = `(SELECT m.id, m.weight, m.created_at, 1 - (m.embedding <=> ${v}) AS similarity, true AS ranked
+    let sql = `(SELECT ${CANDIDATE_COLUMNS}, 1 - (m.embedding <=> ${v}) AS similarity, true AS ranked
         FROM memories m WHERE ${w.join(' AND ')} AND m.embedding IS NOT NULL
         ORDER BY m.embedding <=> ${v} LIMIT ${p.add(cfg.k, 'int')})
       UNION ALL (${simsSql})`;
@@ -241,13 +248,13 @@ export async function vectorLeg(
       // The nearest units of visible memories (the filters inside the scanned query, so an
       // iterative scan keeps going until it has k of them); a memory at its best unit.
       sql += `
-      UNION ALL (SELECT x.id, x.weight, x.created_at, max(x.similarity) AS similarity, true AS ranked FROM (
-        SELECT m.id, m.weight, m.created_at,
+      UNION ALL (SELECT x.id, x.weight, x.created_at, x.run_id, x.ts_valid_start, max(x.similarity) AS similarity, true AS ranked FROM (
+        SELECT ${CANDIDATE_COLUMNS},
                (1 - (u.embedding <=> ${v})) * CASE WHEN u.kind = 'context' THEN ${p.add(units.contextWeight, 'float8')} ELSE 1 END AS similarity
         FROM memory_passages u JOIN memories m ON m.id = u.memory_id
         WHERE u.tenant_id = ${tenant} AND ${w.join(' AND ')} AND u.embedding IS NOT NULL ${units.context ? '' : `AND u.kind = 'passage'`}
         ORDER BY u.embedding <=> ${v} LIMIT ${p.add(units.k, 'int')}) AS x
-        GROUP BY x.id, x.weight, x.created_at)`;
+        GROUP BY x.id, x.weight, x.created_at, x.run_id, x.ts_valid_start)`;
     }
     // pgvector accepts ef_search up to 1000.
     const ef = Math.min(1000, Math.max(cfg.efSearchMin, Math.ceil(Math.max(cfg.k, units?.enabled ? units.k : 0) * cfg.efSearchFactor)));
