@@ -7,7 +7,8 @@
 // The search configuration is the service's own (LOCI_SEARCH_CONFIG overrides it, as for the server).
 // LOCI_LOCOMO_ANALYZE=0 skips the statistics pass after the writes (refreshStatistics).
 // LOCI_LOCOMO_DEV=1 runs the development split only. LOCI_LOCOMO_STORE=dir keeps the written store
-// there: a later run with the same dir (and the same conversations) asks again without writing.
+// there: a later run with the same dir (and the same conversations) asks again without writing;
+// LOCI_LOCOMO_WRITE_ONLY=1 (with a store) writes it and stops.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
@@ -322,6 +323,10 @@ export async function runLocomoBench() {
       log(`${w.turns} turns in ${w.writeS.toFixed(1)} s (${(w.turns / w.writeS).toFixed(1)}/s); ${w.duplicates} repeated an earlier turn word for word`);
       if (analyze) await refreshStatistics(srv);
       if (store) saveWritten(store, w);
+      if (store && process.env.LOCI_LOCOMO_WRITE_ONLY === '1') {
+        log(`store written to ${store}; no questions asked (LOCI_LOCOMO_WRITE_ONLY)`);
+        return { written: w.turns, write_s: round1(w.writeS), units_indexed_after_writes_s: round1(indexed), load: loadavg() };
+      }
     }
 
     // Variants (LOCI_LOCOMO_VARIANTS, JSON {name: search config overrides}) ask the same written
