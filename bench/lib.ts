@@ -16,8 +16,14 @@ export interface BenchServer {
   close(): Promise<void>;
 }
 
-export async function startBenchServer(env: Record<string, string> = {}): Promise<BenchServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'loci-bench-'));
+/**
+ * A real server on a fresh temp data dir, removed at close; or on `opts.dataDir`, kept at close
+ * (a benchmark reusing what an earlier run wrote).
+ */
+export async function startBenchServer(env: Record<string, string> = {}, opts: { dataDir?: string } = {}): Promise<BenchServer> {
+  const keep = opts.dataDir !== undefined;
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'loci-bench-'));
+  if (keep) mkdirSync(dataDir, { recursive: true });
   const config = loadConfig({
     ...process.env,
     LOCI_DATA_DIR: dataDir,
@@ -46,7 +52,7 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
     async close() {
       await app.close();
       await services.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!keep) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

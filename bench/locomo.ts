@@ -6,7 +6,11 @@
 // the repository: CC BY-NC, evaluation only). LOCI_LOCOMO_LIMIT=n runs the first n conversations.
 // The search configuration is the service's own (LOCI_SEARCH_CONFIG overrides it, as for the server).
 // LOCI_LOCOMO_ANALYZE=0 skips the statistics pass after the writes (refreshStatistics).
-import { existsSync, readFileSync } from 'node:fs';
+// LOCI_LOCOMO_DEV=1 runs the development split only. LOCI_LOCOMO_STORE=dir keeps the written store
+// there: a later run with the same dir (and the same conversations) asks again without writing;
+// LOCI_LOCOMO_WRITE_ONLY=1 (with a store) writes it and stops.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { percentiles, startBenchServer, writeResult, type BenchServer } from './lib.js';
@@ -125,13 +129,15 @@ export interface Written {
   known: Map<string, Set<string>>;
   /** Per fleet: plain BM25 over the stored contents (the reference ranking). */
   bm25: Map<string, Bm25Index>;
+  /** Per fleet: memory id → stored content. */
+  contents: Map<string, Map<string, string>>;
   turns: number;
   duplicates: number;
   batchMs: number[];
   writeS: number;
 }
 
-export const emptyWritten = (): Written => ({ dia: new Map(), known: new Map(), bm25: new Map(), turns: 0, duplicates: 0, batchMs: [], writeS: 0 });
+export const emptyWritten = (): Written => ({ dia: new Map(), known: new Map(), bm25: new Map(), contents: new Map(), turns: 0, duplicates: 0, batchMs: [], writeS: 0 });
 
 /** Writes one fleet's items in bulk batches (of 100 by default), and indexes what was stored for BM25. */
 export async function writeFleet(srv: BenchServer, w: Written, fleet: string, items: readonly Written1[], known: Set<string>, batchSize = BATCH) {
@@ -157,6 +163,7 @@ export async function writeFleet(srv: BenchServer, w: Written, fleet: string, it
   const bags = await lexemeBags(srv.services.db, entries.map(([, c]) => c));
   entries.forEach(([id], i) => index.add(id, bags[i]));
   w.bm25.set(fleet, index);
+  w.contents.set(fleet, contents);
   w.dia.set(fleet, ids);
   w.turns += items.length;
   w.writeS += (performance.now() - t0) / 1000;
@@ -198,6 +205,35 @@ export async function bm25Fleet(srv: BenchServer, w: Written, fleet: string, que
   return w.bm25.get(fleet)!.search(await queryLexemes(srv.services.db, query), TOP_K).map((id) => ids.get(id) ?? []);
 }
 
+/** What a kept store needs besides the database: the dia_ids of each memory and the stored contents. */
+interface StoredWritten { dia: [string, [string, string[]][]][]; known: [string, string[]][]; contents: [string, [string, string][]][]; turns: number; duplicates: number }
+
+function saveWritten(dir: string, w: Written) {
+  const s: StoredWritten = {
+    dia: [...w.dia].map(([f, m]) => [f, [...m]]), known: [...w.known].map(([f, k]) => [f, [...k]]),
+    contents: [...w.contents].map(([f, m]) => [f, [...m]]), turns: w.turns, duplicates: w.duplicates,
+  };
+  writeFileSync(join(dir, 'locomo-written.json'), JSON.stringify(s));
+}
+
+async function loadWritten(srv: BenchServer, dir: string): Promise<Written | null> {
+  const file = join(dir, 'locomo-written.json');
+  if (!existsSync(file)) return null;
+  const s = JSON.parse(readFileSync(file, 'utf8')) as StoredWritten;
+  const w = emptyWritten();
+  w.turns = s.turns;
+  w.duplicates = s.duplicates;
+  for (const [f, m] of s.dia) w.dia.set(f, new Map(m));
+  for (const [f, k] of s.known) w.known.set(f, new Set(k));
+  for (const [f, entries] of s.contents) {
+    const index = new Bm25Index();
+    const bags = await lexemeBags(srv.services.db, entries.map(([, c]) => c));
+    entries.forEach(([id], i) => index.add(id, bags[i]));
+    w.bm25.set(f, index);
+  }
+  return w;
+}
+
 /** Asks every question (evidence repaired first) through the search endpoint, within its conversation, and of BM25. */
 export async function askQuestions(srv: BenchServer, samples: readonly Sample[], w: Written): Promise<Asked> {
   const out: Asked = { scored: [], searchMs: [], repairs: emptyRepairCounts() };
@@ -221,7 +257,8 @@ export function loadSamples(): { path: string; samples: Sample[] } | null {
   const path = process.env.LOCI_LOCOMO_PATH || DEFAULT_PATH;
   if (!existsSync(path)) return null;
   const all = JSON.parse(readFileSync(path, 'utf8')) as Sample[];
-  return { path, samples: all.slice(0, Number(process.env.LOCI_LOCOMO_LIMIT || all.length)) };
+  const limit = process.env.LOCI_LOCOMO_DEV === '1' ? DEV_CONVERSATIONS : Number(process.env.LOCI_LOCOMO_LIMIT || all.length);
+  return { path, samples: all.slice(0, limit) };
 }
 
 /**
@@ -270,13 +307,27 @@ export async function runLocomoBench() {
   const { path, samples } = data;
   const analyze = process.env.LOCI_LOCOMO_ANALYZE !== '0';
 
-  const srv = await startBenchServer();
+  const store = process.env.LOCI_LOCOMO_STORE || undefined;
+  const srv = await startBenchServer({}, { dataDir: store });
   try {
-    const w = await writeConversations(srv, samples);
-    const indexed = await unitsIndexed(srv);
-    log(`passages and in-context units written ${indexed.toFixed(1)} s after the last write`);
-    log(`${w.turns} turns in ${w.writeS.toFixed(1)} s (${(w.turns / w.writeS).toFixed(1)}/s); ${w.duplicates} repeated an earlier turn word for word`);
-    if (analyze) await refreshStatistics(srv);
+    const kept = store ? await loadWritten(srv, store) : null;
+    let indexed = 0;
+    let w: Written;
+    if (kept) {
+      w = kept;
+      log(`reusing the store in ${store}: ${w.turns} turns`);
+    } else {
+      w = await writeConversations(srv, samples);
+      indexed = await unitsIndexed(srv);
+      log(`passages and in-context units written ${indexed.toFixed(1)} s after the last write`);
+      log(`${w.turns} turns in ${w.writeS.toFixed(1)} s (${(w.turns / w.writeS).toFixed(1)}/s); ${w.duplicates} repeated an earlier turn word for word`);
+      if (analyze) await refreshStatistics(srv);
+      if (store) saveWritten(store, w);
+      if (store && process.env.LOCI_LOCOMO_WRITE_ONLY === '1') {
+        log(`store written to ${store}; no questions asked (LOCI_LOCOMO_WRITE_ONLY)`);
+        return { written: w.turns, write_s: round1(w.writeS), units_indexed_after_writes_s: round1(indexed), load: loadavg() };
+      }
+    }
 
     // Variants (LOCI_LOCOMO_VARIANTS, JSON {name: search config overrides}) ask the same written
     // data again with another search configuration; the first is the one reported in full.

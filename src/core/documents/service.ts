@@ -384,7 +384,7 @@ export class DocumentService {
         this.readableOnly(caller, w, collection);
         return w.conditions();
       },
-      weight: '0.5', createdAt: 'm.updated_at', text: 'm.text', titled: false, bm25Index: null,
+      weight: '0.5', createdAt: 'm.updated_at', runId: 'NULL::text', validStart: 'NULL::timestamptz', text: 'm.text', titled: false, bm25Index: null,
     };
     const cfg = this.searchConfig;
     const vectorP = this.queryEmbedder.embed([query]).then(([v]) => v, () => Promise.reject(embedderUnavailable()));

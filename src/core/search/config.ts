@@ -121,6 +121,69 @@ export interface SummaryConfig {
   maxFactChars: number;
 }
 
+/**
+ * Graph expansion (graph-expansion.ts): the entities most associated with those the query names
+ * (co-mentioned in the same memories, or related by a stored relation) bring their memories as
+ * one more ranked list, so a question reaches evidence linked only through a neighbour.
+ */
+export interface GraphExpansionConfig {
+  enabled: boolean;
+  /** Neighbour entities used at most (the most specific associations). */
+  neighbours: number;
+  /** Links of each query entity read to find co-mentions (most recent first): bounds the cost. */
+  linksPerEntity: number;
+  /** A neighbour must share at least this many memories with a query entity (relations count their mentions). */
+  minShared: number;
+  /** Memories the neighbour list brings to fusion. */
+  k: number;
+  /** Fusion weight of the neighbour list. */
+  weight: number;
+}
+
+/**
+ * Query decomposition without an LLM (decompose.ts): a question joining clauses or coordinated
+ * names ("What do Jon and Gina both like?") is also searched part by part (keyword leg), each
+ * part's ranking fused with weight / parts, so every part's evidence can reach the top.
+ */
+export interface DecompositionConfig {
+  enabled: boolean;
+  maxParts: number;
+  weight: number;
+}
+
+/**
+ * Pseudo-relevance feedback (feedback.ts, RM3-like): the words the first-ranked memories share,
+ * weighted by rarity, are added to the query for a second keyword search fused as one more list.
+ */
+export interface FeedbackConfig {
+  enabled: boolean;
+  /** First-ranked memories read. */
+  docs: number;
+  /** Expansion words added at most. */
+  terms: number;
+  /** A word must be in at least this many of those memories. */
+  minDocs: number;
+  weight: number;
+}
+
+/**
+ * Temporal cues (temporal.ts): a query naming a time ("last May", "in 2023", "yesterday",
+ * relative to now) multiplies the score of memories whose ts_valid_start (else creation time)
+ * falls in that range by 1 + boost. No cue, no change.
+ */
+export interface TemporalConfig {
+  enabled: boolean;
+  boost: number;
+}
+
+/**
+ * Diversity across runs: the n-th memory of a run in the fused order has its score multiplied by
+ * (1 − runPenalty)^n, so evidence spread over several sessions reaches the top; 0 turns it off.
+ */
+export interface DiversityConfig {
+  runPenalty: number;
+}
+
 export interface SearchConfig {
   vector: VectorLegConfig;
   keyword: KeywordLegConfig;
@@ -128,6 +191,11 @@ export interface SearchConfig {
   passages: PassagesConfig;
   fusion: FusionConfig;
   boosts: BoostConfig;
+  graph: GraphExpansionConfig;
+  decompose: DecompositionConfig;
+  feedback: FeedbackConfig;
+  temporal: TemporalConfig;
+  diversity: DiversityConfig;
   summary: SummaryConfig;
 }
 
@@ -146,6 +214,11 @@ export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
   // idf, carries most of the signal on short turns; a low rrfK lets a leg's first ranks decide.
   fusion: { rrfK: 10, weights: { vector: 1, keyword: 3, entity: 0.3 } },
   boosts: { weight: 0.1, recency: 0.05, recencyHalfLifeDays: 30 },
+  graph: { enabled: false, neighbours: 8, linksPerEntity: 200, minShared: 2, k: 50, weight: 0.3 },
+  decompose: { enabled: false, maxParts: 4, weight: 1 },
+  feedback: { enabled: false, docs: 5, terms: 8, minDocs: 2, weight: 1 },
+  temporal: { enabled: true, boost: 0.5 },
+  diversity: { runPenalty: 0 },
   summary: { mmrLambda: 0.7, duplicateThreshold: 0.8, maxFacts: 12, maxFactChars: 400 },
 };
 
@@ -181,6 +254,16 @@ export function resolveSearchConfig(overrides: unknown = {}, base: SearchConfig 
     throw new Error('search config keyword.normalization must be an integer bit mask 0–63');
   }
   if (!(out.keyword.titleWeight >= 0 && out.keyword.titleWeight <= 1)) throw new Error('search config keyword.titleWeight must be in [0, 1]');
+  for (const [sec, key] of [['graph', 'neighbours'], ['graph', 'linksPerEntity'], ['graph', 'k'], ['decompose', 'maxParts'], ['feedback', 'docs'], ['feedback', 'terms'], ['feedback', 'minDocs']] as const) {
+    const v = (out[sec] as unknown as Record<string, number>)[key];
+    if (!Number.isInteger(v) || v < 1 || v > 1000) throw new Error(`search config ${sec}.${key} must be an integer 1–1000`);
+  }
+  if (!(out.graph.minShared >= 0)) throw new Error('search config graph.minShared must be >= 0');
+  for (const sec of ['graph', 'decompose', 'feedback'] as const) {
+    if (!(out[sec].weight >= 0)) throw new Error(`search config ${sec}.weight must be >= 0`);
+  }
+  if (!(out.temporal.boost >= 0)) throw new Error('search config temporal.boost must be >= 0');
+  if (!(out.diversity.runPenalty >= 0 && out.diversity.runPenalty < 1)) throw new Error('search config diversity.runPenalty must be in [0, 1)');
   return out;
 }
 

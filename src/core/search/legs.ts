@@ -23,6 +23,9 @@ export interface LegTable {
   /** SQL over `m` for a candidate's weight (0–1, neutral 0.5) and creation time (fusion boosts). */
   weight: string;
   createdAt: string;
+  /** SQL over `m` for the run a row belongs to and the start of its validity (null where none). */
+  runId: string;
+  validStart: string;
   /** The text column BM25 scores. */
   text: string;
   /** Whether search_tsv stores title lexemes with weight D apart from content (migration 050). */
@@ -34,17 +37,27 @@ export interface LegTable {
 /** Memories visible under a search filter. */
 export const memoryTable = (f: SearchFilter): LegTable => ({
   name: 'memories', tenantId: f.tenantId, conditions: (p) => searchConditions(p, f),
-  weight: 'm.weight', createdAt: 'm.created_at', text: 'm.content', titled: true, bm25Index: BM25_INDEX,
+  weight: 'm.weight', createdAt: 'm.created_at', runId: 'm.run_id', validStart: 'm.ts_valid_start', text: 'm.content', titled: true, bm25Index: BM25_INDEX,
 });
 
 /** The ranking a table supports: BM25 only over a BM25 index, else the fallback `idf`. */
 export const tableRanking = (t: LegTable, rank: KeywordRanking): KeywordRanking => (rank === 'bm25' && !t.bm25Index ? 'idf' : rank);
+const toDate = (v: unknown): Date | null => (v === null || v === undefined ? null : v instanceof Date ? v : new Date(v as string));
 
 const toCandidate = (r: Row): Candidate => ({
   id: r.id,
   weight: Number(r.weight),
-  createdAt: r.created_at instanceof Date ? r.created_at : new Date(r.created_at),
+  createdAt: toDate(r.created_at)!,
+  runId: r.run_id ?? null,
+  validStart: toDate(r.ts_valid_start),
 });
+
+/** The columns every leg returns for fusion (toCandidate), from the table under alias `m`. */
+const candidateColumns = (t: Pick<LegTable, 'weight' | 'createdAt' | 'runId' | 'validStart'>) =>
+  `m.id, ${t.weight} AS weight, ${t.createdAt} AS created_at, ${t.runId} AS run_id, ${t.validStart} AS ts_valid_start`;
+
+/** The same for memories joined as `m` (entity leg, passages). */
+const MEMORY_COLUMNS = 'm.id, m.weight, m.created_at, m.run_id, m.ts_valid_start';
 
 export interface MatchedEntity {
   id: string;
@@ -178,17 +191,17 @@ function keywordQuery(
   const limit = p.add(cfg.candidateLimit, 'int');
   const k = p.add(units ? units.k : cfg.k, 'int');
   const sql = units
-    ? `SELECT c.id, c.weight, c.created_at, max(${score} * CASE WHEN c.kind = 'context' THEN ${p.add(units.contextWeight, 'float8')} ELSE 1 END) AS score
+    ? `SELECT c.id, c.weight, c.created_at, c.run_id, c.ts_valid_start, max(${score} * CASE WHEN c.kind = 'context' THEN ${p.add(units.contextWeight, 'float8')} ELSE 1 END) AS score
        FROM (
-         SELECT m.id, m.weight, m.created_at, u.kind, u.search_tsv, u.content FROM memory_passages u JOIN memories m ON m.id = u.memory_id
+         SELECT ${MEMORY_COLUMNS}, u.kind, u.search_tsv, u.content FROM memory_passages u JOIN memories m ON m.id = u.memory_id
          WHERE u.tenant_id = ${p.add(t.tenantId)} AND ${w.join(' AND ')} AND u.search_tsv @@ ${match}
            ${units.context ? '' : `AND u.kind = 'passage'`}
          LIMIT ${limit}
        ) AS c
-       GROUP BY c.id, c.weight, c.created_at
+       GROUP BY c.id, c.weight, c.created_at, c.run_id, c.ts_valid_start
        ORDER BY score DESC, c.id LIMIT ${k}`
-    : `SELECT c.id, c.weight, c.created_at, ${score} AS score FROM (
-         SELECT m.id, ${t.weight} AS weight, ${t.createdAt} AS created_at, m.search_tsv, ${t.text} AS content FROM ${t.name} m
+    : `SELECT c.id, c.weight, c.created_at, c.run_id, c.ts_valid_start, ${score} AS score FROM (
+         SELECT ${candidateColumns(t)}, m.search_tsv, ${t.text} AS content FROM ${t.name} m
          WHERE ${w.join(' AND ')} AND m.search_tsv @@ ${match}
          LIMIT ${limit}
        ) AS c
@@ -223,7 +236,7 @@ export async function entityLeg(db: Queryable, f: SearchFilter, entities: Matche
        ORDER BY score DESC, linked_at DESC, x.memory_id
        LIMIT ${p.add(cfg.candidateLimit, 'int')}
      )
-     SELECT m.id, m.weight, m.created_at FROM linked JOIN memories m ON m.id = linked.memory_id
+     SELECT ${MEMORY_COLUMNS} FROM linked JOIN memories m ON m.id = linked.memory_id
      WHERE ${w.join(' AND ')}
      ORDER BY linked.score DESC, m.created_at DESC, m.id
      LIMIT ${p.add(cfg.k, 'int')}`, p.values);
@@ -257,7 +270,7 @@ export async function vectorLeg(
   const v = p.add(vectorParam(vector), 'vector');
   const tenant = p.add(t.tenantId);
   const otherIds = p.add(others, 'uuid[]');
-  const cols = `m.id, ${t.weight} AS weight, ${t.createdAt} AS created_at`;
+  const cols = candidateColumns(t);
   const simsSql = `SELECT ${cols}, 1 - (m.embedding <=> ${v}) AS similarity, false AS ranked
     FROM ${t.name} m WHERE m.tenant_id = ${tenant} AND m.id = ANY(${otherIds}) AND m.embedding IS NOT NULL`;
   let rows: Row[];
@@ -275,13 +288,13 @@ export async function vectorLeg(
       // The nearest units of visible memories (the filters inside the scanned query, so an
       // iterative scan keeps going until it has k of them); a memory at its best unit.
       sql += `
-      UNION ALL (SELECT x.id, x.weight, x.created_at, max(x.similarity) AS similarity, true AS ranked FROM (
-        SELECT m.id, m.weight, m.created_at,
+      UNION ALL (SELECT x.id, x.weight, x.created_at, x.run_id, x.ts_valid_start, max(x.similarity) AS similarity, true AS ranked FROM (
+        SELECT ${MEMORY_COLUMNS},
                (1 - (u.embedding <=> ${v})) * CASE WHEN u.kind = 'context' THEN ${p.add(units.contextWeight, 'float8')} ELSE 1 END AS similarity
         FROM memory_passages u JOIN memories m ON m.id = u.memory_id
         WHERE u.tenant_id = ${tenant} AND ${w.join(' AND ')} AND u.embedding IS NOT NULL ${units.context ? '' : `AND u.kind = 'passage'`}
         ORDER BY u.embedding <=> ${v} LIMIT ${p.add(units.k, 'int')}) AS x
-        GROUP BY x.id, x.weight, x.created_at)`;
+        GROUP BY x.id, x.weight, x.created_at, x.run_id, x.ts_valid_start)`;
     }
     // pgvector accepts ef_search up to 1000.
     const ef = Math.min(1000, Math.max(cfg.efSearchMin, Math.ceil(Math.max(cfg.k, withUnits ? units.k : 0) * cfg.efSearchFactor)));

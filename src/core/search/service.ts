@@ -20,7 +20,11 @@ import { RECORD_COLUMNS, toRecord } from '../memories/record.js';
 import type { MemoryRecord } from '../memories/types.js';
 import type { LegName, SearchConfig } from './config.js';
 import type { SearchFilter } from './filters.js';
-import { fuseLegs, selectTop, type Candidate, type FusedItem, type LegRanks } from './fusion.js';
+import { diversifyRuns, fuseLegs, selectTop, type Candidate, type ExtraList, type FusedItem, type LegRanks } from './fusion.js';
+import { decomposeQuery } from './decompose.js';
+import { feedbackTerms } from './feedback.js';
+import { graphNeighbours } from './graph-expansion.js';
+import { temporalRange } from './temporal.js';
 import { analyzeQuery, bm25Available, entityLeg, keywordLeg, memoryTable, vectorLeg, type KeywordRanking, type QueryAnalysis } from './legs.js';
 import { llmSummary } from './llm-summary.js';
 import { TermStats } from './keyword-plan.js';
@@ -209,10 +213,27 @@ export class SearchService {
     const entityP = analysisP && cfg.entity.enabled
       ? analysisP.then(async (a) => ({ matched: a.entities ?? [], candidates: await timed('entity', entityLeg(db, filter, a.entities ?? [], cfg.entity)) }))
       : null;
-    const [keyword, entity] = await Promise.all([keywordP, entityP]);
+    const units = { enabled: cfg.passages.enabled, k: cfg.passages.k, context: cfg.passages.context, contextWeight: cfg.passages.contextKeywordWeight };
+    // Graph neighbours of the query's entities, and the query's parts, each one more ranked list.
+    const graphP = entityP && cfg.graph.enabled
+      ? entityP.then(async (e) => {
+        const neighbours = await graphNeighbours(db, tenantId, e.matched, cfg.graph);
+        return neighbours.length ? entityLeg(db, filter, neighbours, { ...cfg.entity, k: cfg.graph.k }) : [];
+      })
+      : Promise.resolve([]);
+    const parts = cfg.decompose.enabled && cfg.keyword.enabled ? decomposeQuery(query, cfg.decompose.maxParts) : [];
+    const partsP = parts.length && freqsP && rankP
+      ? Promise.all([partLexemes(db, parts), freqsP, rankP]).then(([lex, freqs, rank]) =>
+        Promise.all(parts.map((part, i) => keywordLeg(db, table, part, lex[i], cfg.keyword, freqs, rank, units).then((r) => r.candidates))))
+      : Promise.resolve([] as Candidate[][]);
+    const [keyword, entity, graph, partLists] = await Promise.all([keywordP, entityP, graphP, partsP]);
     const vector = await vectorP;
 
-    const others = [...new Set([...(keyword?.candidates ?? []), ...(entity?.candidates ?? [])].map((c) => c.id))];
+    const extras: ExtraList[] = [];
+    if (graph.length) extras.push({ candidates: graph, weight: cfg.graph.weight });
+    for (const list of partLists) extras.push({ candidates: list, weight: cfg.decompose.weight / partLists.length });
+
+    const others = [...new Set([...(keyword?.candidates ?? []), ...(entity?.candidates ?? []), ...extras.flatMap((x) => x.candidates)].map((c) => c.id))];
     const vec = await timed('vector', vectorLeg(db, table, vector, others, cfg.vector, cfg.vector.enabled,
       { enabled: cfg.passages.enabled, k: cfg.passages.k, context: cfg.passages.context, contextWeight: cfg.passages.contextVectorWeight }));
 
@@ -222,7 +243,25 @@ export class SearchService {
     if (keyword) legs.keyword = keyword.candidates;
     if (entity) legs.entity = entity.candidates;
     const now = this.now();
-    const top = selectTop(fuseLegs(legs, cfg.fusion, cfg.boosts, now), vec.similarity, topK, req.min_similarity);
+    const temporal = cfg.temporal.enabled && cfg.temporal.boost > 0 ? { range: temporalRange(query, now), boost: cfg.temporal.boost } : undefined;
+    let fused = fuseLegs(legs, cfg.fusion, cfg.boosts, now, { extras, temporal });
+    // Pseudo-relevance feedback: the first-ranked memories' shared words, searched with the query.
+    if (cfg.feedback.enabled && keyword && freqsP && rankP && analysisP && fused.length) {
+      const [a, freqs, rank] = await Promise.all([analysisP, freqsP, rankP]);
+      const docs = await memoryLexemes(db, tenantId, fused.slice(0, cfg.feedback.docs).map((f) => f.id));
+      const terms = feedbackTerms(docs, a.lexemes ?? [], freqs, { ...cfg.feedback, maxTermFrequency: cfg.keyword.maxTermFrequency });
+      if (terms.length) {
+        const expanded = await keywordLeg(db, table, `${query} ${terms.join(' ')}`, [...(a.lexemes ?? []), ...terms], cfg.keyword, freqs, rank, units);
+        extras.push({ candidates: expanded.candidates, weight: cfg.feedback.weight });
+        fused = fuseLegs(legs, cfg.fusion, cfg.boosts, now, { extras, temporal });
+      }
+    }
+    if (cfg.diversity.runPenalty > 0) {
+      const runs = new Map<string, string | null | undefined>();
+      for (const c of [...Object.values(legs).flat(), ...extras.flatMap((x) => x.candidates)]) if (!runs.has(c.id)) runs.set(c.id, c.runId);
+      fused = diversifyRuns(fused, (id) => runs.get(id), cfg.diversity.runPenalty);
+    }
+    const top = selectTop(fused, vec.similarity, topK, req.min_similarity);
     timings.fuse = round(performance.now() - tFuse);
 
     const { items, kept } = await timed('hydrate', this.hydrate(tenantId, top, vec.similarity, req.diagnostic ?? false));
@@ -344,3 +383,18 @@ export class SearchService {
 }
 
 const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
+
+/** The English lexemes of each text, in one statement. */
+async function partLexemes(db: Db, texts: string[]): Promise<string[][]> {
+  const { rows } = await db.query<{ lexemes: string[] | null }>(
+    `SELECT tsvector_to_array(to_tsvector('english', t)) AS lexemes FROM unnest($1::text[]) WITH ORDINALITY AS x(t, i) ORDER BY i`, [texts]);
+  return rows.map((r) => r.lexemes ?? []);
+}
+
+/** The search lexemes of the given memories, in the order of the ids. */
+async function memoryLexemes(db: Db, tenantId: string, ids: string[]): Promise<string[][]> {
+  const { rows } = await db.query<{ id: string; lexemes: string[] | null }>(
+    `SELECT id, tsvector_to_array(search_tsv) AS lexemes FROM memories WHERE tenant_id = $1 AND id = ANY($2::uuid[])`, [tenantId, ids]);
+  const by = new Map(rows.map((r) => [r.id, r.lexemes ?? []]));
+  return ids.map((id) => by.get(id) ?? []);
+}
