@@ -307,6 +307,9 @@ export function tokenizeSentence(sentence: string, lowerInitial: Lower = null): 
   return { toks, raw };
 }
 
+const PARTICIPLE_ADJ = new Set(['supported', 'preferred', 'required', 'allowed', 'recommended', 'estimated', 'expected', 'permitted', 'accepted']);
+// "Our accountant is …": the subject is the accountant, not us.
+const POSSESSIVE1 = new Set(['my', 'our']);
 const DETERMINERS = new Set(['the', 'a', 'an', 'my', 'our', 'your', 'his', 'her', 'their', 'its', 'this', 'that', 'these', 'those']);
 const AUX = new Set(['is', 'am', 'are', 'was', 'were', 'be', 'been', 'has', 'have', 'had', 'do', 'does', 'did', 'will', 'would', 'can', 'could', 'should', 'shall', 'may', 'might', 'must']);
 
@@ -325,6 +328,8 @@ function firstVerb(toks: Tok[]): number {
     const prev = toks[i - 1];
     // "Node version for builds is 18": after a preposition or a determiner it is a noun.
     if (prev && !VERBS.has(t.low) && (HEAD_PREP.has(prev.low) || DETERMINERS.has(prev.low))) continue;
+    // "Min supported Android version": a participle that qualifies the noun after it.
+    if (PARTICIPLE_ADJ.has(t.low) && next && (next.kind === 'name' || (next.content && next.kind === 'word'))) continue;
     // "the cluster runs version 1.27": an -s/-ed form right after a noun is its verb.
     if (prev && (prev.content || prev.kind === 'name') && /(?:[^su]s|ed)$/.test(t.low)) return i;
     if (!next || !next.content || next.kind === 'name' || next.kind === 'value' || next.kind === 'timeref') return i;
@@ -344,7 +349,7 @@ function analyzeSentence(full: string, lowerInitial: Lower = null): SentenceInfo
   let subjectToks: Tok[];
   if (kv) {
     subjectToks = tokenizeSentence(kvm![1], lowerInitial).toks;
-  } else if (toks[0]?.kind === 'pron1' && toks[1]?.low !== 'and') {
+  } else if (toks[0]?.kind === 'pron1' && toks[1]?.low !== 'and' && !(POSSESSIVE1.has(toks[0].low) && toks[1]?.content)) {
     // "We store backups in S3": the subject is "we", whatever the verb ("store" is not in any list).
     subjectToks = [toks[0]];
   } else {
@@ -761,11 +766,14 @@ function subjectRelation(x: SentenceInfo, y: SentenceInfo, mx: MemoryInfo, my: M
     const named = (s: Subject, m: MemoryInfo) => s.keys.length > 0 && s.keys.every((k) => m.keys.has(k));
     if ((x.subjectKind === 'pronoun' && named(sy, mx)) || (y.subjectKind === 'pronoun' && named(sx, my))) return 'same';
     // "We scaled the cluster to 5 nodes" / "The cluster has 3 nodes": the other's subject is what we acted on.
-    const actedOn = (s: Subject, z: SentenceInfo) => s.keys.length > 0 && s.keys.every((k) => z.keys.has(k)) && z.marks.has('change');
-    if ((!sx.keys.length && actedOn(sy, x)) || (!sy.keys.length && actedOn(sx, y))) return 'same';
+    // (the older may say what we do with it without a change: "We store user uploads in S3" / "User uploads are stored in R2 now")
+    const actedOn = (s: Subject, z: SentenceInfo, older: boolean) => s.keys.length > 0 && s.keys.every((k) => z.keys.has(k)) && (z.marks.has('change') || (older && z.subjectKind === 'first'));
+    if ((!sx.keys.length && actedOn(sy, x, true)) || (!sy.keys.length && actedOn(sx, y, false))) return 'same';
     return 'unknown';
   }
   if (compareSubjects(sx, sy) === 'same') return 'same';
+  // A titled note's line with a subject of its own, the other's ("Q3 infra review: … CDN switched to Fastly" / "Our CDN is Cloudflare").
+  if ((mx.titled || my.titled) && x.subject.keys.length && y.subject.keys.length && compareSubjects(x.subject, y.subject) === 'same') return 'same';
   const outside = (s: SentenceInfo, subject: Subject) => new Set([...s.keys].filter((k) => !subject.keys.includes(k)));
   const holders = OWNERSHIP.test(x.text.toLowerCase()) || OWNERSHIP.test(y.text.toLowerCase());
   if (holders && (namedIn(sx, outside(y, sy)) || namedIn(sy, outside(x, sx)))) return 'same';
@@ -940,7 +948,7 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   const actedOnSubject = (s: SentenceInfo, other: SentenceInfo) => s.subjectKind === 'first' && other.subject.keys.length > 0 && other.subject.keys.every((k) => s.keys.has(k));
   const ownSubjectReplaced = (valDiff || nameChange || kvReplace) && rel === 'same' && !swapElsewhere &&
     ((ownSubject(a, older) && ownSubject(b, newer) && compareSubjects(a.subject, b.subject) === 'same') ||
-      (ownSubject(a, older) && actedOnSubject(b, a)));
+      (ownSubject(a, older) && actedOnSubject(b, a)) || (ownSubject(b, newer) && actedOnSubject(a, b)));
   const features: FeatureVector = {
     cos,
     cos_hi: Math.max(0, cos - 0.6) * 2.5,
@@ -1009,7 +1017,8 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // Only the newer names a time, without a marker of change: one occasion, not the rule
   // ("Standup is at 9:30" / "On Friday the standup is at 10:00"; "CI took 40 minutes on the day GitHub was down").
   const WEEKDAY = /^(?:mon|tue|wed|thu|fri|sat|sun)|^(?:today|tonight|tomorrow|yesterday)$/;
-  const oneOff = ta.size === 0 && tb.size > 0 && (b.past || [...tb].some((t) => WEEKDAY.test(t)));
+  const onlyNewerTimes = [...tb].some((t) => !ta.has(t)) && [...ta].every((t) => tb.has(t));
+  const oneOff = onlyNewerTimes && (b.past || [...tb].some((t) => WEEKDAY.test(t) && !ta.has(t)));
   const otherOccasion = ((timeDiff && !dateOnly) || oneOff) && !changeMarked;
   const otherClaim = a.polarity !== b.polarity && !pureFlip && !b.marks.has('negchange');
   const eligible = hunks.length > 0 && (rel !== 'different' || ownershipChange) && !otherOccasion && !otherClaim && (valDiff || nameChange || pureFlip || ctx.rule !== 'none' || retired || swap || swapChain || holderNew || kvReplace ||
