@@ -26,6 +26,14 @@ const UPDATES: Array<[string, string, string]> = [
   ],
   ['Ingrid lives in Oslo.', 'Caught up with Ingrid; she moved to Bergen in the spring.', 'pronoun for a name given before'],
   ['The staging database has 4 vCPUs.', 'We resized the staging database to 8 vCPUs.', 'size revised'],
+  ['Support inbox is triaged by Omar.', 'Omar passed support triage on to Lucia.', 'a duty passed on'],
+  ['Preferred IDE: IntelliJ', 'Preferred IDE: Zed', 'a key that holds one value'],
+  ['Transactional email goes through SendGrid.', 'We dropped SendGrid and now send transactional email with Postmark.', 'vendor dropped, the new one named'],
+  ['The free plan includes 2 seats.', 'Free plan seat limit increased to 4 seats.', 'a limit on the same counted thing'],
+  ['The data team has 11 people.', 'The data team is down to 9 people.', 'a figure "down to"'],
+  ['Retro notes: good sprint, deploys were smooth. The retro facilitator is Hugo.', 'Retro facilitator is now Signe.', 'one sentence of a note with a lead-in'],
+  ['The search cluster runs Elasticsearch 7.17.', 'ES upgraded to 8.11 on the search cluster.', 'abbreviated name'],
+  ['Office printer password: tulip19', 'New office printer password: cedar88', 'a "new" key'],
 ];
 
 const LOOKALIKES: Array<[string, string, string]> = [
@@ -41,6 +49,12 @@ const LOOKALIKES: Array<[string, string, string]> = [
   ['Carmen works at Shopify.', 'Carmen is learning Japanese.', 'another attribute'],
   ['The meeting room holds 12 people.', 'The meeting room holds a dozen people.', 'the same fact in other words'],
   ['In March the build took 20 minutes.', 'In June the build took 12 minutes.', 'another time'],
+  ['Last iteration the team shipped 6 features.', 'This iteration the team shipped 4 features.', 'another period'],
+  ['The production cluster runs Kubernetes 1.28.', 'The staging K8s cluster runs 1.30.', 'another environment, abbreviated'],
+  ['Preferred IDE: IntelliJ', 'Preferred terminal: iTerm', 'another key'],
+  ['Support inbox is triaged by Omar.', 'Omar also triages the security inbox.', 'a second duty'],
+  ['Weekly sync is at 11:00.', 'On Thursday the weekly sync is at 14:00 because of the offsite.', 'one occasion'],
+  ['The office is on Baker Street.', 'The Leeds office is on Park Row.', 'a named office'],
 ];
 
 describe('contradictions in agent phrasings (HTTP)', () => {

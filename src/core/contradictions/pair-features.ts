@@ -132,6 +132,8 @@ const TIMEREF = new Set([
   'january', 'february', 'march', 'april', 'june', 'july', 'august', 'september', 'october', 'november', 'december',
   'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'quarter', 'q1', 'q2', 'q3', 'q4',
 ]);
+const PERIOD_REF = new Set(['last', 'this', 'next', 'previous', 'prior', 'past']);
+const PERIOD = /^(?:sprints?|iterations?|cycles?|releases?|seasons?|semesters?|terms?|milestones?|quarters?|rounds?)$/i;
 const NUMBER_WORDS: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, {
   zero: '0', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10', eleven: '11',
   twelve: '12', fifteen: '15', twenty: '20', thirty: '30', forty: '40', fifty: '50', hundred: '100', dozen: '12', half: '0.5',
@@ -157,7 +159,8 @@ const INITIAL_WORDS = new Set(
     'since after before during while when once now currently lately recently still maybe perhaps finally apparently actually ' +
     'every each some many most all both either neither another other such no yes hey hi hello ok okay well great good nice cool ' +
     'mark standards declare bring stop start keep let looks seems sounds just first second third last next new old team project ' +
-    'tickets ticket price prices revenue deploys deploy deployment release notes meeting meetings standup kickoff our my their his her').split(' '),
+    'tickets ticket price prices revenue deploys deploy deployment release notes meeting meetings standup kickoff our my their his her ' +
+    'preferred favorite favourite main primary default').split(' '),
 );
 const CONTRACTIONS: Array<[RegExp, string]> = [
   [/[’‘`]/g, "'"], [/\bcan't\b/gi, 'can not'], [/\bcannot\b/gi, 'can not'], [/\bwon't\b/gi, 'will not'],
@@ -167,17 +170,17 @@ const CONTRACTIONS: Array<[RegExp, string]> = [
 
 // Markers, matched on the lower-cased sentence.
 const MARKERS: Array<[Mark, RegExp]> = [
-  ['change', /\b(?:relocat(?:ed|es|ing|e)|switch(?:ed|es|ing)?|swapp?(?:ed|ing)?|migrat(?:ed|ing|e)|moved|moving|replac(?:ed|es|ing|ement)|instead|took over|tak(?:es|ing) over|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|in favou?r of|superseded|succeeded by|renamed|changed|chang(?:es|ing) (?:to|from)|now (?:uses?|runs?|owns?|leads?|handles?|lives?|works?|is|are|at|in|on|with|under|reports?|costs?|points?|belongs?|goes|managed|handled|owned|run|led)|is now|are now|has become|became|taken over|new (?:owner|lead|manager|maintainer|home|address|office|vendor|provider|supplier|host|tool|job|role|team|boss|number|price|plan|version|default|limit|location|contact|on-call|point of contact)|convert(?:ed|s)? (?:to|into)|switch(?:ed)? back|(?:found|got|landed|started|took|accepted) (?:a|an|my|his|her|their|our) (?:new )?(?:job|position|role|place|apartment|house)|bump(?:ed|s)?|upgrad(?:ed|e|es|ing)|downgrad(?:ed|e|es|ing)|pushed (?:back |out )?to|postponed|rescheduled|brought forward|mov(?:es|ed) (?:up |back )?to|scaled\b[^.;]{0,30}\bto|joined (?!(?:the|a|an|our|my|his|her|their|us|them|me|in|as)\b)|hand(?:s|ed|ing)? [^.;]{1,40} (?:over|off) to|resiz(?:ed|es|ing)\b[^.;]{0,30}\bto|promoted|(?:is|are|was) gone|went from|rewr(?:ote|itten) (?:it )?in|(?:has|have) been (?:moved|changed|replaced|reassigned|switched|raised|lowered|increased|reduced|updated)|updat(?:ed|e|es) (?:to|the)|set to|raised|lowered|increased|decreased|reduced|extended|shortened|cut to|(?:from|was) [^,.;]{1,40} to)\b|→|->|=>/],
+  ['change', /\b(?:relocat(?:ed|es|ing|e)|switch(?:ed|es|ing)?|swapp?(?:ed|ing)?|migrat(?:ed|ing|e)|moved|moving|replac(?:ed|es|ing|ement)|instead|took over|tak(?:es|ing) over|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|in favou?r of|superseded|succeeded by|renamed|changed|chang(?:es|ing) (?:to|from)|now (?:uses?|runs?|owns?|leads?|handles?|lives?|works?|is|are|at|in|on|with|under|reports?|costs?|points?|belongs?|goes|managed|handled|owned|run|led)|is now|are now|has become|became|taken over|new (?:owner|lead|manager|maintainer|home|address|office|vendor|provider|supplier|host|tool|job|role|team|boss|number|price|plan|version|default|limit|location|contact|on-call|point of contact)|convert(?:ed|s)? (?:to|into)|switch(?:ed)? back|(?:found|got|landed|started|took|accepted) (?:a|an|my|his|her|their|our) (?:new )?(?:job|position|role|place|apartment|house)|bump(?:ed|s)?|upgrad(?:ed|e|es|ing)|downgrad(?:ed|e|es|ing)|pushed (?:back |out )?to|postponed|rescheduled|brought forward|mov(?:es|ed) (?:up |back )?to|scaled\b[^.;]{0,30}\bto|joined (?!(?:the|a|an|our|my|his|her|their|us|them|me|in|as)\b)|hand(?:s|ed|ing)? [^.;]{1,40} (?:over|off) to|resiz(?:ed|es|ing)\b[^.;]{0,30}\bto|promoted|(?:is|are|was) gone|went from|rewr(?:ote|itten) (?:it )?in|(?:has|have) been (?:moved|changed|replaced|reassigned|switched|raised|lowered|increased|reduced|updated)|updat(?:ed|e|es) (?:to|the)|set to|raised|lowered|increased|decreased|reduced|extended|shortened|cut to|(?:from|was) [^,.;]{1,40} to|slipp(?:ed|ing)? to|delayed (?:to|until)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|(?:hired|found|got|have|has) (?:a|an) new (?:accountant|lawyer|doctor|dentist|landlord|coach|therapist|assistant|agency|bank|designer|contractor|supplier|vendor|provider|manager|boss|ceo|cto|cfo|director|supervisor|advisor|tutor|trainer|vet|mechanic|hairdresser|barber)|(?:is|are|was|were|went|go(?:es)?|dropped|fell|rose|grew|jumped|climbed|shrank|came) (?:back )?(?:down|up) to|(?:dropped|fell|rose|grew|jumped|climbed|shrank) to)\b|→|->|=>|^(?:the |our |my |a )?new [\w-]+(?: [\w-]+)?(?::| is | are )/],
   ['negchange', /\b(?:lost (?:my|his|her|their|our|the) job|step(?:ped|s|ping)? down|laid off|fired|broke up|sold (?:my|his|her|their|our|the)|gave (?:away|up)|moved out|shut down|closed down|orphan(?:ed|ing)?|no longer|not (?:anymore|any more)|anymore|any more|no more|stopped|quit|left|dropped|removed|discontinued|retired|deprecated|gave up|isn't .* anymore|ended)\b/],
   ['soft', /\b(?:now|nowadays|these days|currently|as of|since (?:monday|tuesday|wednesday|thursday|friday|january|february|march|april|may|june|july|august|september|october|november|december|last|yesterday|today|the (?:reorg|migration|switch|move|change))|from (?:now|today|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next|this|the \w+ on)|starting|effective|going forward|henceforth|latest|current|this (?:week|month|year|quarter))\b/],
-  ['history', /\b(?:used to|previously|formerly|originally|back (?:in|when|then)|in the past|at the time|years ago|before (?:the|we|i|he|she|they)|when (?:i|we|he|she|they) (?:was|were)|as a kid|as a child|growing up|had been|once upon|old days)\b/],
+  ['history', /\b(?:used to|previously|formerly|originally|back (?:in (?:the day|the days|\d|school|college|high school)|when|then)|in the past|at the time|years ago|before (?:the|we|i|he|she|they)|when (?:i|we|he|she|they) (?:was|were)|as a kid|as a child|growing up|had been|once upon|old days)\b/],
   ['hypo', /\b(?:plan(?:s|ned|ning)? (?:to|on)|might|maybe|perhaps|possibly|probably|consider(?:s|ed|ing)?|thinking (?:about|of)|think about|would|could|should|if|unless|whether|hop(?:e|es|ing) to|want(?:s|ed)? to|wanna|wish|intend(?:s|ed)? to|propos(?:e|ed|al)|idea|someday|eventually|tempted|dream(?:s|ing)? of|looking (?:into|for)|(?:i|we|you|he|she|they|it) may|hypothetical|suppose)\b/],
   ['future', /\b(?:will|going to|gonna|is to|are to|next (?:week|month|year|quarter|sprint|time)|upcoming|soon|tomorrow)\b/],
   ['multi', /\b(?:another|also|too|as well|additional(?:ly)?|other|both|extra|more|again|add(?:ed|s|ing)?|plus|second|third|fourth|fifth|one more|new (?:hobby|friend|pet|puppy|dog|cat|member|club|class|course))\b/],
 ];
 
 // Keys of a note that introduce it rather than name its subject ("Update: Alice moved to Paris").
-const LEAD_IN = /^\s*(?:(?:quick|small|short|big|latest|another|important|one more) )?(?:update|note|fyi|correction|btw|heads[- ]up|reminder|edit|news|status|info|important|todo|nb|ps)\b[^:=]{0,40}[:=]/i;
+const LEAD_IN = /^\s*(?:(?:(?:quick|small|short|big|latest|another|important|one more) )?(?:update|note|fyi|correction|btw|heads[- ]up|reminder|edit|news|status|info|important|todo|nb|ps)\b[^:=]{0,40}|[^:=\n]{0,30}\b(?:notes|summary|recap|minutes|digest|debrief|highlights|takeaways) ?)[:=]/i;
 const COPULA = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'becomes', 'became']);
 const PASSIVE = /\b(?:was|were) (?:\w+ )?\w{3,}(?:ed|en|t)\b/;
 const PAST = /\b(?:was|were|had|did|went|ran|got|met|saw|made|took|came|left|bought|sold|won|lost|paid|grew|gave|told|said|wrote|began|spent|ate|drove|flew|ago|yesterday|last (?:week|month|year|time|night|weekend|friday|monday|sunday|saturday))\b|\b\w{3,}ed\b/;
@@ -270,6 +273,8 @@ export function tokenizeSentence(sentence: string, lowerInitial: Lower = null): 
       kind = 'value';
       key = valueKey(NUMBER_WORDS[low], next);
     } else if (ORDINALS.has(low)) kind = 'ordinal';
+    // "last sprint" / "this sprint": other periods
+    else if (PERIOD_REF.has(low) && PERIOD.test(raw[i + 1] ?? '')) kind = 'timeref';
     else if (NEG.has(low)) kind = 'neg';
     else if (PRON1.has(low)) kind = 'pron1';
     else if (PRON.has(low)) kind = 'pron';
@@ -302,6 +307,10 @@ export function tokenizeSentence(sentence: string, lowerInitial: Lower = null): 
   return { toks, raw };
 }
 
+const PARTICIPLE_ADJ = new Set(['supported', 'preferred', 'required', 'allowed', 'recommended', 'estimated', 'expected', 'permitted', 'accepted']);
+// "Our accountant is …": the subject is the accountant, not us.
+const POSSESSIVE1 = new Set(['my', 'our']);
+const DETERMINERS = new Set(['the', 'a', 'an', 'my', 'our', 'your', 'his', 'her', 'their', 'its', 'this', 'that', 'these', 'those']);
 const AUX = new Set(['is', 'am', 'are', 'was', 'were', 'be', 'been', 'has', 'have', 'had', 'do', 'does', 'did', 'will', 'would', 'can', 'could', 'should', 'shall', 'may', 'might', 'must']);
 
 /**
@@ -317,6 +326,10 @@ function firstVerb(toks: Tok[]): number {
     if (!maybe || t.kind !== 'word') continue;
     const next = toks[i + 1];
     const prev = toks[i - 1];
+    // "Node version for builds is 18": after a preposition or a determiner it is a noun.
+    if (prev && !VERBS.has(t.low) && (HEAD_PREP.has(prev.low) || DETERMINERS.has(prev.low))) continue;
+    // "Min supported Android version": a participle that qualifies the noun after it.
+    if (PARTICIPLE_ADJ.has(t.low) && next && (next.kind === 'name' || (next.content && next.kind === 'word'))) continue;
     // "the cluster runs version 1.27": an -s/-ed form right after a noun is its verb.
     if (prev && (prev.content || prev.kind === 'name') && /(?:[^su]s|ed)$/.test(t.low)) return i;
     if (!next || !next.content || next.kind === 'name' || next.kind === 'value' || next.kind === 'timeref') return i;
@@ -336,7 +349,7 @@ function analyzeSentence(full: string, lowerInitial: Lower = null): SentenceInfo
   let subjectToks: Tok[];
   if (kv) {
     subjectToks = tokenizeSentence(kvm![1], lowerInitial).toks;
-  } else if (toks[0]?.kind === 'pron1' && toks[1]?.low !== 'and') {
+  } else if (toks[0]?.kind === 'pron1' && toks[1]?.low !== 'and' && !(POSSESSIVE1.has(toks[0].low) && toks[1]?.content)) {
     // "We store backups in S3": the subject is "we", whatever the verb ("store" is not in any list).
     subjectToks = [toks[0]];
   } else {
@@ -636,13 +649,15 @@ function dimensionOf(v: string): string {
   return 'figure';
 }
 
-const TRANSFER = /\b(?:took over|take over|taking over|is taking|hand(?:s|ed|ing)? [^.;]{1,40} (?:over|off) to|(?:has|have) been (?:reassigned|handed)|now reports? to|tak(?:es|ing) over|taken over|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|is (?:now )?(?:\w+'s|his|hers|theirs) now|now (?:owns?|leads?|handles?|runs?|manages?)|new (?:owner|lead|manager|maintainer|head|point of contact|dri|on-call)|adopt(?:s|ed|ing)? the (?:package|project|repo)|(?:switch|move)(?:d|s)? maint(?:ainer|ainers|enance)|orphan(?:s|ed|ing)?)\b/;
+const TRANSFER = /\b(?:took over|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|take over|taking over|is taking|hand(?:s|ed|ing)? [^.;]{1,40} (?:over|off) to|(?:has|have) been (?:reassigned|handed)|now reports? to|tak(?:es|ing) over|taken over|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|is (?:now )?(?:\w+'s|his|hers|theirs) now|now (?:owns?|leads?|handles?|runs?|manages?)|new (?:owner|lead|manager|maintainer|head|point of contact|dri|on-call)|adopt(?:s|ed|ing)? the (?:package|project|repo)|(?:switch|move)(?:d|s)? maint(?:ainer|ainers|enance)|orphan(?:s|ed|ing)?)\b/;
 // Relations that hold many values at once: a second one is an addition, not a replacement.
 const MULTI_VERBS = /\b(?:learn(?:s|ing|ed)?|likes?|lov(?:es|ing)|enjoy(?:s|ing)?|visit(?:s|ed|ing)?|speaks?|plays?|playing|reads?|reading|watch(?:es|ing)?|collects?|member of|hobb(?:y|ies)|fan of|studies|studying|traveled|travelled|been to|went to)\b/;
 // Keys of notes that list many values (last word of the key, stemmed).
 const MULTI_KEY = /^(?:lik|hobby|interest|skill|languag|tag|member|friend|pet|allergy|allergi|tool|stack|not|idea|goal|todo|task|project|client|customer|repo|dependency|dep|featur|topic|attend|participant|favorit|visit|book|movy|movi|song|also|other|plu)$/;
+// Words of a key that make it hold one value: "preferred language", "main tool".
+const SINGLE_KEY = /^(?:prefer|preferr|favorit|main|primary|default|current|first|nativ|mother|preferred|favorite|favourite)$/;
 // Who holds a role or owns a thing: a change of holder is an update even though the subjects differ.
-const OWNERSHIP = /\b(?:owns?|owned|owner|ownership|\w+'s (?:job|task|responsibility|area|call)|pm|product manager|project manager|tech lead|assignee|assigned to|contact|approver|reviewer|lead(?:s|ing)?|led by|responsible|in charge|handles?|handled|maintain(?:s|ed|er)?|manag(?:es|ed|er)|runs|run by|on[- ]call|point of contact|poc|took over|tak(?:es|ing) over|taken over|handed|assigned|reassigned|belongs|ceo|cto|cfo|coo|head of|chair|president|captain|lead|dri|accountable|point person|goes to|is (?:\w+'s|his|hers|theirs) now)\b/;
+const OWNERSHIP = /\b(?:owns?|owned|owner|ownership|admin|administrator|dri|po|product owner|\w+'s (?:job|task|responsibility|area|call)|pm|product manager|project manager|tech lead|assignee|assigned to|contact|approver|reviewer|lead(?:s|ing)?|led by|responsible|in charge|handles?|handled|maintain(?:s|ed|er)?|manag(?:es|ed|er)|runs|run by|on[- ]call|point of contact|poc|took over|tak(?:es|ing) over|taken over|handed|assigned|reassigned|belongs|ceo|cto|cfo|coo|head of|chair|president|captain|lead|dri|accountable|point person|goes to|is (?:\w+'s|his|hers|theirs) now)\b/;
 
 /** Whether a short name is an abbreviation of a longer one ("pg" / "postgres", "k8s" / "kubernetes"). */
 function abbreviates(a: string, b: string): boolean {
@@ -654,6 +669,8 @@ function abbreviates(a: string, b: string): boolean {
   return k === a.length;
 }
 
+/** A short name for a word ("pg" / "postgres", "k8s" / "kubernetes"), not an identifier that starts like one ("db" / "db1.internal"). */
+const alias = (x: string, y: string) => abbreviates(x, y) && /^\p{L}+$/u.test(x.length > y.length ? x : y);
 const same = (x: string, y: string) => x === y || abbreviates(x, y) || (x.length > 3 && y.length > 3 && (x.startsWith(y) || y.startsWith(x)));
 const anySame = (a: string[], b: string[]) => a.some((x) => b.some((y) => same(x, y)));
 /** Two keys name the same value, identifiers compared by their core ("libasm4-java" / "asm4"). */
@@ -672,6 +689,13 @@ const QUALIFIERS = new Set(
     'personal mobile web desktop ios android internal external secondary backup legacy frontend backend eu us uk emea apac').split(' ').map(stem),
 );
 
+/** Each sentence names an instance qualifier the other lacks ("staging", "pro"): two instances. */
+function qualifierDiff(a: SentenceInfo, b: SentenceInfo): boolean {
+  const q = (x: SentenceInfo) => [...x.keys].filter((k) => QUALIFIERS.has(k));
+  const [qa, qb] = [q(a), q(b)];
+  return qa.some((k) => !qb.includes(k)) || qb.some((k) => !qa.includes(k));
+}
+
 /** How two subjects relate: names decide when both have them; a different relational head is another subject. */
 function compareSubjects(x: Subject, y: Subject): 'same' | 'different' {
   const qx = x.keys.filter((k) => QUALIFIERS.has(k));
@@ -684,6 +708,8 @@ function compareSubjects(x: Subject, y: Subject): 'same' | 'different' {
   const onlyX = x.keys.filter((k) => !y.keys.some((m) => same(k, m)));
   const onlyY = y.keys.filter((k) => !x.keys.some((m) => same(k, m)));
   if (x.head && y.head && same(x.head, y.head) && onlyX.length > 0 && onlyY.length > 0 && !x.headIsName) return 'different';
+  // "The Berlin office" / "the office": a named instance of a kind that has many (offices, teams, stores).
+  if (x.head && y.head && same(x.head, y.head) && RELATIONAL.has(x.head) && !x.headIsName && (x.names.length === 0) !== (y.names.length === 0)) return 'different';
   if (x.names.length && y.names.length) {
     // Each side has a name the other lacks: "Project Apollo" / "Project Hermes", "Pro plan" / "Basic plan".
     const onlyX = x.names.filter((k) => !y.names.some((m) => same(k, m)));
@@ -707,13 +733,24 @@ function compareSubjects(x: Subject, y: Subject): 'same' | 'different' {
 /** A subject that the other memory names anyway is the same thing seen from the object side ("Alice owns billing" / "Billing is Bob's now"). */
 const namedIn = (s: Subject, keys: Set<string>) => (s.names.length ? s.names : s.keys).some((k) => keys.has(k));
 
+/** Two titled memories whose titles name different things (two packages, two projects). */
+function titlesDiffer(mx: MemoryInfo, my: MemoryInfo): boolean {
+  return mx.titled && my.titled && mx.anchors.keys.length > 0 && my.anchors.keys.length > 0 &&
+    compareSubjects(mx.anchors, my.anchors) === 'different' && !namedIn(mx.anchors, my.keys) && !namedIn(my.anchors, mx.keys);
+}
+
+/** The second key of a nested note ("json-c: debian/rules: use …" → "debian/rules"), lower case, or null. */
+function subKey(text: string): string | null {
+  return /^[^:\n]{1,60}:\s+([^:\s][^:\n]{0,40}?):\s/.exec(text)?.[1].toLowerCase() ?? null;
+}
+
 /** How a sentence pair relates its subjects: the same, different, or unknown (pronouns, imperatives). */
 function subjectRelation(x: SentenceInfo, y: SentenceInfo, mx: MemoryInfo, my: MemoryInfo): 'same' | 'different' | 'unknown' {
   // Two titled memories about different things (two packages, two projects) never compare.
-  if (mx.titled && my.titled && mx.anchors.keys.length && my.anchors.keys.length &&
-    compareSubjects(mx.anchors, my.anchors) === 'different' && !namedIn(mx.anchors, my.keys) && !namedIn(my.anchors, mx.keys)) {
-    return 'different';
-  }
+  if (titlesDiffer(mx, my)) return 'different';
+  // "pkg: debian/rules: …" / "pkg: debian/dch.conf: …": notes on two files of one thing.
+  const [kx, ky] = [subKey(x.text), subKey(y.text)];
+  if (kx && ky && kx !== ky) return 'different';
   // "our CTO", "my sister": the words name the subject, the pronoun only whose it is.
   // In a titled memory (a key, a header) every line is about the title's subject.
   const own = (s: SentenceInfo, m: MemoryInfo) =>
@@ -721,16 +758,22 @@ function subjectRelation(x: SentenceInfo, y: SentenceInfo, mx: MemoryInfo, my: M
   const sx = own(x, mx);
   const sy = own(y, my);
   if (x.subjectKind === 'first' && y.subjectKind === 'first' && !sx.keys.length && !sy.keys.length) return 'same';
+  // Two notes whose keys end in different nouns ("Preferred IDE" / "Preferred terminal") are two keys, names or not.
+  const inKeys = (p: string[], q: string[]) => p.every((k) => q.some((m) => same(k, m)));
+  if (x.kv && y.kv && sx.head && sy.head && !same(sx.head, sy.head) && !inKeys(sx.keys, sy.keys) && !inKeys(sy.keys, sx.keys)) return 'different';
   if (!sx.keys.length || !sy.keys.length) {
     // "Met Tom today; he moved": a pronoun in a memory that names the other side's subject.
     const named = (s: Subject, m: MemoryInfo) => s.keys.length > 0 && s.keys.every((k) => m.keys.has(k));
     if ((x.subjectKind === 'pronoun' && named(sy, mx)) || (y.subjectKind === 'pronoun' && named(sx, my))) return 'same';
     // "We scaled the cluster to 5 nodes" / "The cluster has 3 nodes": the other's subject is what we acted on.
-    const actedOn = (s: Subject, z: SentenceInfo) => s.keys.length > 0 && s.keys.every((k) => z.keys.has(k)) && z.marks.has('change');
-    if ((!sx.keys.length && actedOn(sy, x)) || (!sy.keys.length && actedOn(sx, y))) return 'same';
+    // (the older may say what we do with it without a change: "We store user uploads in S3" / "User uploads are stored in R2 now")
+    const actedOn = (s: Subject, z: SentenceInfo, older: boolean) => s.keys.length > 0 && s.keys.every((k) => z.keys.has(k)) && (z.marks.has('change') || (older && z.subjectKind === 'first'));
+    if ((!sx.keys.length && actedOn(sy, x, true)) || (!sy.keys.length && actedOn(sx, y, false))) return 'same';
     return 'unknown';
   }
   if (compareSubjects(sx, sy) === 'same') return 'same';
+  // A titled note's line with a subject of its own, the other's ("Q3 infra review: … CDN switched to Fastly" / "Our CDN is Cloudflare").
+  if ((mx.titled || my.titled) && x.subject.keys.length && y.subject.keys.length && compareSubjects(x.subject, y.subject) === 'same') return 'same';
   const outside = (s: SentenceInfo, subject: Subject) => new Set([...s.keys].filter((k) => !subject.keys.includes(k)));
   const holders = OWNERSHIP.test(x.text.toLowerCase()) || OWNERSHIP.test(y.text.toLowerCase());
   if (holders && (namedIn(sx, outside(y, sy)) || namedIn(sy, outside(x, sx)))) return 'same';
@@ -754,6 +797,7 @@ export const FEATURES = [
   'val_diff_same_subj', 'name_change_same_subj', 'change_x_overlap', 'val_diff_x_diff_subj', 'added_only', 'attr_change',
   'time_diff', 'ownership_change', 'replaced', 'date_moved', 'date_event', 'retired', 'other_time', 'multi_verb', 'date_fixed',
   'marked_replacement', 'stopped', 'swap', 'swap_chain', 'swap_elsewhere', 'holder_new', 'kv_replace', 'topic_disjoint',
+  'own_subject_replaced',
 ] as const;
 export type FeatureName = (typeof FEATURES)[number];
 export type FeatureVector = Record<FeatureName, number>;
@@ -779,6 +823,8 @@ export function alignedPairs(newer: MemoryInfo, older: MemoryInfo, k = ALIGNED_P
     for (const a of older.sentences) {
       let shared = 0;
       for (const key of b.keys) if (a.keys.has(key)) shared++;
+      // An abbreviated name shares content with its long form ("PG" / "Postgres", "K8s" / "Kubernetes").
+      if (!shared) for (const t of b.toks) if (t.kind === 'name' && a.toks.some((x) => x.kind === 'name' && alias(t.key, x.key))) shared++;
       // A pronoun subject in a memory that names the other sentence's subject ("Met Tom today; he moved").
       const coref = (x: SentenceInfo, mx: MemoryInfo, y: SentenceInfo) => x.subjectKind === 'pronoun' && y.subject.keys.length > 0 && y.subject.keys.every((k) => mx.keys.has(k));
       if (shared === 0 && !(a.subjectKind === 'first' && b.subjectKind === 'first') && !coref(b, newer, a) && !coref(a, older, b)) continue;
@@ -806,7 +852,9 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // not "mime-types@2.1"), else any shared word ("Standards-Version to 4.5" / "Standards-Version 4.6").
   // Figures that count different things ("$20" / "5 seats", "64 GB of RAM" / "2 TB of disk") are of different attributes.
   const countedMatch = (!a.counted.size && !b.counted.size) || [...a.counted].some((k) => [...b.counted].some((m) => same(k, m)));
-  const sameAttr = countedMatch && (!a.attributes.size || !b.attributes.size || (a.attributeNames.size && b.attributeNames.size
+  // (both count the same thing: "allows 3 projects" / "limit increased to 5 projects")
+  const countedSame = a.counted.size > 0 && b.counted.size > 0 && countedMatch;
+  const sameAttr = countedSame || countedMatch && (!a.attributes.size || !b.attributes.size || (a.attributeNames.size && b.attributeNames.size
     ? anySame([...a.attributeNames], [...b.attributeNames])
     : attributesMatch(a.attributes, b.attributes)));
   // A value replaced: each side has one the other lacks (an added figure is not a replacement).
@@ -821,7 +869,7 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   const verbish = (t: Tok) => t.kind === 'word' && (VERB_STEMS.has(t.key) || /(?:ed|ing)$/.test(t.low));
   const dateOnly = changed.some(isDate) && changed.every((t) => isDate(t) || !t.content || verbish(t));
   // A name replaced, wherever it stands ("Alice owns billing" / "billing is Bob's now").
-  const names = (x: SentenceInfo, y: SentenceInfo) => x.toks.some((t) => t.kind === 'name' && !y.keys.has(t.key));
+  const names = (x: SentenceInfo, y: SentenceInfo) => x.toks.some((t) => t.kind === 'name' && !y.keys.has(t.key) && ![...y.keys].some((k) => alias(t.key, k)));
   const nameChange = names(a, b) && names(b, a);
   const times = (x: SentenceInfo) => new Set(x.toks.filter((t) => t.kind === 'timeref' || (t.kind === 'value' && /^(?:19|20)\d\d$/.test(t.key))).map((t) => t.key));
   const ta = times(a);
@@ -843,7 +891,8 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   const dateChange = dateOnly && timeDiff;
   const fixedEvent = PASSIVE.test(a.text.toLowerCase()) && PASSIVE.test(b.text.toLowerCase());
   // "works at Oracle" → "used to work at Oracle": the same fact, now told as history.
-  const retired = b.marks.has('history') && !a.marks.has('history') && !valDiff && !nameChange && shared >= 2;
+  // (not when the newer brings a name of its own: "worked at Stripe before she joined Shopify" is a past job beside the current one)
+  const retired = b.marks.has('history') && !a.marks.has('history') && !valDiff && !nameChange && shared >= 2 && !names(b, a);
   // A holder replaced: both sides say who holds it, or the newer says it was handed over.
   const ownership = (OWNERSHIP.test(b.text.toLowerCase()) && OWNERSHIP.test(a.text.toLowerCase())) || TRANSFER.test(b.text.toLowerCase());
   const rel = subjectRelation(a, b, older, newer);
@@ -856,12 +905,13 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   const sameSubj = rel !== 'different' ? 1 : 0;
   const changeMarked = b.marks.has('change') || b.marks.has('negchange') || b.marks.has('soft');
   const oldNames = a.toks.filter((t) => t.kind === 'name' && !a.subject.names.includes(t.key));
-  const swap = b.marks.has('change') && names(b, a) && oldNames.some((t) => b.keys.has(t.key));
+  const swap = (b.marks.has('change') || b.marks.has('negchange')) && !b.marks.has('history') && names(b, a) && oldNames.some((t) => b.keys.has(t.key));
   // Another subject (another package, office, relative) is another thing: never a conflict, unless
   // what changed is who holds the same thing.
   // (a new holder named while the old one is said to have left: "Wendy is lead (Paul stepped down)")
   const newHolder = nameChange || (names(b, a) && (b.marks.has('negchange') || b.marks.has('change')));
-  const ownershipChange = ownership && newHolder && objectShared;
+  // (a title is not a holder: "pkg-a: New maintainer" / "pkg-b: New maintainer" are two packages)
+  const ownershipChange = ownership && newHolder && objectShared && !qualifierDiff(a, b) && !titlesDiffer(older, newer);
   // The newer sentence names what was replaced ("X instead of Y", "from Y to X"): an update of the
   // older one when the older states that old value; about something else when the older names
   // neither value ("New maintainer" / "Build with openssl instead of libgcrypt").
@@ -874,7 +924,7 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // unless the key holds many values ("likes: …", "tools: …").
   // (a short value: a note whose value is a sentence is a title and its text, not a key and its value)
   const kvReplace = a.kvShort && b.kvShort && rel === 'same' && a.kvValue.size > 0 && b.kvValue.size > 0 &&
-    ![...b.kvValue].some((k) => [...a.kvValue].some((x) => near(k, x))) && !MULTI_KEY.test(b.subject.keys.at(-1) ?? '') && !b.marks.has('multi');
+    ![...b.kvValue].some((k) => [...a.kvValue].some((x) => near(k, x))) && (!MULTI_KEY.test(b.subject.keys.at(-1) ?? '') || b.subject.keys.slice(0, -1).some((k) => SINGLE_KEY.test(k))) && !b.marks.has('multi');
   // What each sentence is about besides its subject: its other content words, verbs left out. Two
   // changes of one package that share none of them are changes of two things ("Use salsa Vcs-*
   // URLs" / "Standards-Version updated to 4.2.1"); one value for another ("Berlin" / "Lisbon") is
@@ -892,6 +942,13 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   const topicDisjoint = !shortKv(a) && !shortKv(b) && ta2.length + tb2.length >= 4 &&
     !ta2.some((k) => rb.some((m) => near(k, m))) && !tb2.some((k) => ra.some((m) => near(k, m)));
   const holderNew = rel !== 'different' && TRANSFER.test(b.text.toLowerCase()) && (OWNERSHIP.test(a.text.toLowerCase()) || TRANSFER.test(a.text.toLowerCase())) && hunks.length > 0;
+  // Both sentences name their own subject (not a changelog's title over all its lines), the same
+  // one, and give it another value: "Error tracking uses Sentry" / "We switched error tracking to Rollbar".
+  const ownSubject = (s: SentenceInfo, m: MemoryInfo) => s.subject.keys.length > 0 && (!m.titled || m.sentences[0] === s);
+  const actedOnSubject = (s: SentenceInfo, other: SentenceInfo) => s.subjectKind === 'first' && other.subject.keys.length > 0 && other.subject.keys.every((k) => s.keys.has(k));
+  const ownSubjectReplaced = (valDiff || nameChange || kvReplace) && rel === 'same' && !swapElsewhere &&
+    ((ownSubject(a, older) && ownSubject(b, newer) && compareSubjects(a.subject, b.subject) === 'same') ||
+      (ownSubject(a, older) && actedOnSubject(b, a)) || (ownSubject(b, newer) && actedOnSubject(a, b)));
   const features: FeatureVector = {
     cos,
     cos_hi: Math.max(0, cos - 0.6) * 2.5,
@@ -914,7 +971,8 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
     soft_new: m(b, 'soft'),
     history: m(b, 'history') || m(a, 'history') ? 1 : 0,
     hypo: m(b, 'hypo') || m(a, 'hypo') ? 1 : 0,
-    future: m(b, 'future') || m(a, 'future') ? 1 : 0,
+    // (the older's "will be held in Lisbon" is the arrangement the newer may change; a plan is the newer's)
+    future: m(b, 'future'),
     multi_new: m(b, 'multi'),
     ordinal_diff: ordA !== ordB && (ordA !== '' || ordB !== '') ? 1 : 0,
     neg_flip: pureFlip ? 1 : 0,
@@ -927,7 +985,8 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
     name_change_same_subj: nameChange ? sameSubj : 0,
     change_x_overlap: changeNew * overlap,
     val_diff_x_diff_subj: valDiff && rel === 'different' ? 1 : 0,
-    added_only: addedOnly ? 1 : 0,
+    // ("renamed from master to main" adds words but names the older's value as the old one)
+    added_only: addedOnly && !swapChain ? 1 : 0,
     time_diff: timeDiff && !dateChange ? 1 : 0,
     ownership_change: ownershipChange ? 1 : 0,
     replaced: replaced ? 1 : 0,
@@ -949,14 +1008,20 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
     kv_replace: kvReplace ? 1 : 0,
     topic_disjoint: topicDisjoint ? 1 : 0,
     attr_change: a.values.length > 0 && b.values.length > 0 && !sameAttr ? 1 : 0,
+    own_subject_replaced: ownSubjectReplaced ? 1 : 0,
   };
   // Something must be replaced for a conflict: a value, a name, a polarity, a thing named by a
   // noun (not just other verbs around the same object), or what the rules found.
   // Another time with other figures is another occasion ("5 km on Monday" / "10 km on Wednesday");
   // the other polarity about another thing is compatible ("not in Paris" / "in Lyon").
-  const otherOccasion = timeDiff && !dateOnly && !changeMarked;
+  // Only the newer names a time, without a marker of change: one occasion, not the rule
+  // ("Standup is at 9:30" / "On Friday the standup is at 10:00"; "CI took 40 minutes on the day GitHub was down").
+  const WEEKDAY = /^(?:mon|tue|wed|thu|fri|sat|sun)|^(?:today|tonight|tomorrow|yesterday)$/;
+  const onlyNewerTimes = [...tb].some((t) => !ta.has(t)) && [...ta].every((t) => tb.has(t));
+  const oneOff = onlyNewerTimes && (b.past || [...tb].some((t) => WEEKDAY.test(t) && !ta.has(t)));
+  const otherOccasion = ((timeDiff && !dateOnly) || oneOff) && !changeMarked;
   const otherClaim = a.polarity !== b.polarity && !pureFlip && !b.marks.has('negchange');
-  const eligible = hunks.length > 0 && (rel !== 'different' || ownershipChange) && !otherOccasion && !otherClaim && (valDiff || nameChange || pureFlip || ctx.rule !== 'none' || retired || swap || swapChain || holderNew ||
+  const eligible = hunks.length > 0 && (rel !== 'different' || ownershipChange) && !otherOccasion && !otherClaim && (valDiff || nameChange || pureFlip || ctx.rule !== 'none' || retired || swap || swapChain || holderNew || kvReplace ||
     (b.marks.has('negchange') && !a.marks.has('negchange') && objectShared) ||
     (b.marks.has('negchange') && a.polarity !== b.polarity) ||
     (dateChange && (!past || fixedEvent)) ||
