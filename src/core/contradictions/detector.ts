@@ -229,12 +229,24 @@ export class ContradictionDetector {
       ? await sharedEntityCountsBatch(db, tenantId, [...candidatesOf].flatMap(([selfId, cs]) => cs.map((c) => ({ selfId, id: c.id }))))
       : new Map<string, Map<string, number>>();
 
+    const judged: Array<{ self: DetectRow; candidates: DetectRow[]; findings: Finding[]; judgeMs: number }> = [];
     for (const { self, selfTriples } of prepared) {
       const candidates = candidatesOf.get(self.id)!;
-      const { findings, judgeMs } = await this.judge(self, selfTriples, candidates, names, shared.get(self.id) ?? new Map());
-      const changed = await applyFindings(db, tenantId, ...plan(findings, [self, ...candidates]));
-      if (findings.length) this.opts.log?.debug({ memory_id: self.id, findings, changed }, 'contradictions found');
-      results.set(self.id, { memory_id: self.id, candidates: candidates.length, findings, changed, judge_ms: Math.round(judgeMs * 100) / 100 });
+      judged.push({ self, candidates, ...await this.judge(self, selfTriples, candidates, names, shared.get(self.id) ?? new Map()) });
+    }
+    // The batch's findings are recorded together, one statement (plan merges them as it merges one memory's).
+    const rows = new Map<string, DetectRow>();
+    for (const j of judged) for (const r of [j.self, ...j.candidates]) rows.set(r.id, r);
+    const changed = await applyFindings(db, tenantId, ...plan(judged.flatMap((j) => j.findings), [...rows.values()]));
+    for (const { self, candidates, findings, judgeMs } of judged) {
+      // What changed because of this memory's findings.
+      const [statuses, links] = plan(findings, [self, ...candidates]);
+      const mine = {
+        statuses: changed.statuses.filter((c) => statuses.some((s) => s.id === c.id)),
+        links: changed.links.filter((c) => links.some((l) => l.newer_id === c.newer_id && l.older_id === c.older_id)),
+      };
+      if (findings.length) this.opts.log?.debug({ memory_id: self.id, findings, changed: mine }, 'contradictions found');
+      results.set(self.id, { memory_id: self.id, candidates: candidates.length, findings, changed: mine, judge_ms: Math.round(judgeMs * 100) / 100 });
     }
     return results;
   }

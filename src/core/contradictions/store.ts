@@ -225,30 +225,37 @@ export interface SupersedesLink {
  * Records findings: older rows become outdated or conflicted (outdated is never downgraded), and
  * a newer row without a supersedes link points to its older row. Conditional updates make a
  * rerun change nothing. Returns what actually changed.
+ * One statement, and one new version per row: a row that is both an older and a newer side gets
+ * its status and its link together (every update of a memory row writes all its indexes, the
+ * vector index included).
  */
 export async function applyFindings(db: Db, tenantId: string, statuses: StatusChange[], links: SupersedesLink[]) {
   if (statuses.length === 0 && links.length === 0) return { statuses: [] as StatusChange[], links: [] as SupersedesLink[] };
-  return db.tx(async (q) => {
-    let changed: StatusChange[] = [];
-    if (statuses.length) {
-      const { rows } = await q.query<{ id: string; status: 'outdated' | 'conflicted' }>(
-        `UPDATE memories AS m SET status = x.st, updated_at = now()
-         FROM unnest($2::uuid[], $3::text[]) AS x(id, st)
-         WHERE m.tenant_id = $1 AND m.id = x.id AND m.deleted_at IS NULL AND m.status <> 'outdated' AND m.status <> x.st
-         RETURNING m.id, m.status`,
-        [tenantId, statuses.map((s) => s.id), statuses.map((s) => s.status)]);
-      changed = rows;
-    }
-    let linked: SupersedesLink[] = [];
-    if (links.length) {
-      const { rows } = await q.query<{ newer_id: string; older_id: string }>(
-        `UPDATE memories AS m SET supersedes_id = x.older, updated_at = now()
-         FROM unnest($2::uuid[], $3::uuid[]) AS x(newer, older)
-         WHERE m.tenant_id = $1 AND m.id = x.newer AND m.supersedes_id IS NULL AND m.deleted_at IS NULL AND x.newer <> x.older
-         RETURNING m.id AS newer_id, m.supersedes_id AS older_id`,
-        [tenantId, links.map((l) => l.newer_id), links.map((l) => l.older_id)]);
-      linked = rows;
-    }
-    return { statuses: changed, links: linked };
-  });
+  const rows = new Map<string, { st: string | null; older: string | null }>();
+  for (const s of statuses) rows.set(s.id, { st: s.status, older: null });
+  for (const l of links) {
+    const r = rows.get(l.newer_id);
+    if (r) r.older = l.older_id;
+    else rows.set(l.newer_id, { st: null, older: l.older_id });
+  }
+  const ids = [...rows.keys()];
+  const { rows: out } = await db.query<{ id: string; new_status: 'outdated' | 'conflicted' | null; new_older: string | null }>(
+    `WITH x AS (SELECT * FROM unnest($2::uuid[], $3::text[], $4::uuid[]) AS x(id, st, older)),
+     cur AS (
+       SELECT m.id, x.st, x.older, m.status, m.supersedes_id FROM memories m JOIN x ON x.id = m.id
+       WHERE m.tenant_id = $1 AND m.deleted_at IS NULL FOR UPDATE OF m),
+     want AS (
+       SELECT id,
+         CASE WHEN st IS NOT NULL AND status <> 'outdated' AND status <> st THEN st END AS new_status,
+         CASE WHEN older IS NOT NULL AND supersedes_id IS NULL AND older <> id THEN older END AS new_older
+       FROM cur)
+     UPDATE memories AS m SET status = coalesce(w.new_status, m.status), supersedes_id = coalesce(w.new_older, m.supersedes_id), updated_at = now()
+     FROM want w
+     WHERE m.tenant_id = $1 AND m.id = w.id AND (w.new_status IS NOT NULL OR w.new_older IS NOT NULL)
+     RETURNING m.id, w.new_status, w.new_older`,
+    [tenantId, ids, ids.map((id) => rows.get(id)!.st), ids.map((id) => rows.get(id)!.older)]);
+  return {
+    statuses: out.filter((r) => r.new_status).map((r) => ({ id: r.id, status: r.new_status! })),
+    links: out.filter((r) => r.new_older).map((r) => ({ newer_id: r.id, older_id: r.new_older! })),
+  };
 }
