@@ -30,8 +30,8 @@ export function loadEngines(): Engines {
     // can hold an anchored date (isAnchoredDate) reads dates, so it runs on those alone (extractSync).
     const world = (nlp as unknown as { world(): { hooks: string[] } }).world();
     world.hooks = world.hooks.filter((h) => h !== 'dates');
-    // No sentiment: unused, and it is a pipeline stage like any other.
-    const wink = winkNLP(winkModel, ['sbd', 'negation', 'pos', 'ner']);
+    // No sentiment or negation: unused, and each is a pipeline stage like any other.
+    const wink = winkNLP(winkModel, ['sbd', 'pos', 'ner']);
     const lexicon = (nlp.model() as { one: { lexicon: Record<string, unknown> } }).one.lexicon;
     engines = { wink, lexicon };
   }
