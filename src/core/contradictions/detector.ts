@@ -13,8 +13,10 @@
 // Content is never changed or deleted. The memory may be the older side of a pair too (events
 // delivered out of order). Updates are conditional, so a duplicate delivery changes nothing,
 // and a lock in the cache keeps one detection per memory running at a time.
-// Memories whose events arrive together (a bulk write's) are detected as one batch: steps 1–2 are
-// one statement each for the whole batch, so the database work per memory shrinks with the batch.
+// Memories whose events arrive together (a bulk write's) are detected as one batch: loading, the
+// triple index, the nearest rows, candidate rows, shared entities and findings are one statement
+// each for the whole batch (the indexed subject and triple lookups stay one per memory that has a
+// triple), so the database work per memory shrinks with the batch.
 import type { Logger } from 'pino';
 import type { Db } from '../../store/db.js';
 import type { Cache } from '../../infra/cache/types.js';
