@@ -108,6 +108,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const cache = createCache({ redisUrl: config.redisUrl, keyPrefix: config.cachePrefix });
   const bus = createBus({
     natsUrl: config.natsUrl, stream: config.natsStream, ...config.bus,
+    // The detector gathers the events handed to it at once into one batch (one set of queries
+    // for a bulk write): a bulk's events are delivered together, the backlog bounds how many.
+    concurrency: 128,
     onError: (tag, err) => log.warn({ err, tag }, 'event bus problem'),
   });
   await bus.start();

@@ -1,6 +1,8 @@
-// Worker pool lanes: an urgent job (a search's query) goes ahead of queued ordinary jobs (write batches).
+// Worker pool lanes: an urgent job (a search's query) goes ahead of queued ordinary jobs (write batches),
+// and background work (passages) waits for both.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UseLiteEmbedder } from '../../src/providers/embedder/use-lite.js';
+import { inBackground } from '../../src/infra/priority.js';
 
 let emb: UseLiteEmbedder;
 beforeAll(async () => {
@@ -19,5 +21,15 @@ describe('worker pool lanes', () => {
     const urgent = emb.embed(['where is the quarterly plan'], { urgent: true }).then(() => done.push('urgent'));
     await Promise.all([running, ...queued, urgent]);
     expect(done).toEqual(['running', 'urgent', 'queued 1', 'queued 2', 'queued 3']);
+  });
+
+  it('serves background jobs only when no other job waits, also when queued first', async () => {
+    const done: string[] = [];
+    const running = emb.embed(texts(16, 'running')).then(() => done.push('running'));
+    const passages = [1, 2].map((k) => inBackground(() => emb.embed(texts(16, `passages ${k}`))).then(() => done.push(`passages ${k}`)));
+    const write = emb.embed(texts(16, 'write')).then(() => done.push('write'));
+    const urgent = emb.embed(['where is the quarterly plan'], { urgent: true }).then(() => done.push('urgent'));
+    await Promise.all([running, ...passages, write, urgent]);
+    expect(done).toEqual(['running', 'urgent', 'write', 'passages 1', 'passages 2']);
   });
 });

@@ -13,6 +13,10 @@
 // Content is never changed or deleted. The memory may be the older side of a pair too (events
 // delivered out of order). Updates are conditional, so a duplicate delivery changes nothing,
 // and a lock in the cache keeps one detection per memory running at a time.
+// Memories whose events arrive together (a bulk write's) are detected as one batch: loading, the
+// triple index, the nearest rows, candidate rows, shared entities and findings are one statement
+// each for the whole batch (the indexed subject and triple lookups stay one per memory that has a
+// triple), so the database work per memory shrinks with the batch.
 import type { Logger } from 'pino';
 import type { Db } from '../../store/db.js';
 import type { Cache } from '../../infra/cache/types.js';
@@ -26,8 +30,8 @@ import type { Triple } from './triples.js';
 import { CacheLock } from './lock.js';
 import { llmVerdict } from './llm-judge.js';
 import {
-  applyFindings, entityNames, loadCandidates, loadMemory, neighbours, replaceTriples, sameSubjectIds, sharedEntityCounts, sharedTripleIds,
-  type DetectRow, type StatusChange, type StoredTriple, type SupersedesLink,
+  applyFindings, entityNames, loadCandidatesBatch, loadMemories, neighboursBatch, replaceTriplesBatch, sameSubjectIds, sharedEntityCountsBatch,
+  sharedTripleIds, type DetectRow, type StatusChange, type StoredTriple, type SupersedesLink,
 } from './store.js';
 
 export const MEMORY_WRITTEN_VERSION = 1;
@@ -61,6 +65,8 @@ export interface DetectorOptions {
   llmTimeoutMs?: number;
   lockTtlMs?: number;
   lockWaitMs?: number;
+  /** Most memories detected together (one set of candidate queries per batch). */
+  maxBatch?: number;
 }
 
 export interface Finding {
@@ -134,12 +140,14 @@ export class ContradictionDetector {
   private readonly candidateLimit: number;
   private readonly llmMinSimilarity: number;
   private readonly llmMaxPairs: number;
+  private readonly maxBatch: number;
 
   constructor(private opts: DetectorOptions) {
     this.neighbours = opts.neighbours ?? 10;
     this.candidateLimit = opts.candidateLimit ?? 50;
     this.llmMinSimilarity = opts.llmMinSimilarity ?? 0.6;
     this.llmMaxPairs = opts.llmMaxPairs ?? 5;
+    this.maxBatch = Math.max(1, opts.maxBatch ?? 100);
     this.lock = new CacheLock(opts.cache, {
       ttlMs: opts.lockTtlMs,
       waitMs: opts.lockWaitMs,
@@ -153,41 +161,103 @@ export class ContradictionDetector {
     const memoryId = (event.data as { memory_id?: unknown } | null)?.memory_id;
     if (typeof memoryId !== 'string' || !UUID_RE.test(memoryId)) throw new PoisonEvent('memory.written without a valid memory_id');
     if (!event.tenant_id) throw new PoisonEvent('memory.written without a tenant');
-    return this.detect(event.tenant_id, memoryId.toLowerCase());
+    const op = (event.data as { op?: unknown }).op;
+    return this.detect(event.tenant_id, memoryId.toLowerCase(), { fresh: op === 'create' });
   }
 
-  /** Runs detection for one memory, holding its lock. */
-  detect(tenantId: string, memoryId: string): Promise<DetectionResult> {
+  /**
+   * Runs detection for one memory, holding its lock. Memories submitted while a batch runs are
+   * detected together in the next one: one set of candidate queries per batch, not per memory.
+   */
+  detect(tenantId: string, memoryId: string, opts: { fresh?: boolean } = {}): Promise<DetectionResult> {
+    return this.batcher.submit(tenantId, memoryId, opts.fresh ?? false);
+  }
+
+  private readonly batcher = new Batcher((tenantId, items) => this.runBatch(tenantId, items), () => this.maxBatch);
+
+  /** Detects a batch of one tenant's memories, each under its own lock (taken in id order: no deadlock between batches). */
+  private async runBatch(tenantId: string, items: BatchItem[]): Promise<Map<string, DetectionResult>> {
+    const ids = items.map((x) => x.id).sort();
     // Memory ids are unique across tenants, so the id alone names the lock.
-    return this.lock.run(`contradiction:lock:${memoryId}`, () => this.run(tenantId, memoryId));
+    const locked = (i: number): Promise<Map<string, DetectionResult>> =>
+      i === ids.length ? this.run(tenantId, items) : this.lock.run(`contradiction:lock:${ids[i]}`, () => locked(i + 1));
+    return locked(0);
   }
 
-  private async run(tenantId: string, memoryId: string): Promise<DetectionResult> {
+  private async run(tenantId: string, items: BatchItem[]): Promise<Map<string, DetectionResult>> {
     const { db } = this.opts;
-    const self = await loadMemory(db, tenantId, memoryId);
-    if (!self) return { memory_id: memoryId, skipped: 'not_found', candidates: 0, findings: [], changed: { statuses: [], links: [] } };
+    const results = new Map<string, DetectionResult>();
+    const selves = await loadMemories(db, tenantId, items.map((x) => x.id));
+    for (const x of items) results.set(x.id, { memory_id: x.id, skipped: 'not_found', candidates: 0, findings: [], changed: { statuses: [], links: [] } });
+    if (selves.length === 0) return results;
+    const fresh = new Set(items.filter((x) => x.fresh).map((x) => x.id));
 
-    const selfNames = await entityNames(db, tenantId, [self.subject_entity_id]);
-    const selfFacts = factsOf(self, selfNames);
-    const selfTriples = triplesOf(selfFacts);
-    const triples = selfTriples.map(storedTriple);
-    await replaceTriples(db, tenantId, self.id, triples, hasWriterTriple(self) ? 'writer' : 'content');
+    const selfNames = await entityNames(db, tenantId, selves.map((s) => s.subject_entity_id));
+    const prepared = selves.map((self) => {
+      const selfFacts = factsOf(self, selfNames);
+      const selfTriples = triplesOf(selfFacts);
+      return { self, selfTriples, triples: selfTriples.map(storedTriple) };
+    });
+    await replaceTriplesBatch(db, tenantId, prepared.map((p) => ({
+      memoryId: p.self.id, triples: p.triples, source: hasWriterTriple(p.self) ? 'writer' : 'content', fresh: fresh.has(p.self.id),
+    })));
 
-    const ids = new Set<string>();
-    if (hasWriterTriple(self)) {
-      for (const id of await sameSubjectIds(db, tenantId, self.id, self, self.subject_entity_id!, this.candidateLimit)) ids.add(id);
+    // Candidates: rows found by index (same writer subject, shared triple), then the nearest rows
+    // by vector, which come loaded; only rows found otherwise are loaded after.
+    const found = new Map<string, Set<string>>();
+    for (const { self, triples } of prepared) {
+      const ids = new Set<string>();
+      if (hasWriterTriple(self)) {
+        for (const id of await sameSubjectIds(db, tenantId, self.id, self, self.subject_entity_id!, this.candidateLimit)) ids.add(id);
+      }
+      // Only memories the writer could see are candidates (and only writers who could see this one).
+      for (const id of await sharedTripleIds(db, tenantId, self.id, self, lookupKeys(triples), this.candidateLimit)) ids.add(id);
+      found.set(self.id, ids);
     }
-    // Only memories the writer could see are candidates (and only writers who could see this one).
-    for (const id of await sharedTripleIds(db, tenantId, self.id, self, lookupKeys(triples), this.candidateLimit)) ids.add(id);
-    // The nearest rows come loaded; only rows found otherwise are loaded after.
-    const near = await neighbours(db, tenantId, self.id, self, this.neighbours);
-    for (const r of near) ids.delete(r.id);
-    const candidates = [...near, ...await loadCandidates(db, tenantId, self.id, self, [...ids])];
-    const names = await entityNames(db, tenantId, candidates.map((c) => c.subject_entity_id));
+    const near = await neighboursBatch(db, tenantId, selves, this.neighbours);
+    const pairs: Array<{ self: DetectRow; id: string }> = [];
+    for (const self of selves) {
+      const ids = found.get(self.id)!;
+      for (const r of near.get(self.id) ?? []) ids.delete(r.id);
+      for (const id of ids) pairs.push({ self, id });
+    }
+    const loaded = await loadCandidatesBatch(db, tenantId, pairs);
+    const candidatesOf = new Map(selves.map((self) => [self.id, [...near.get(self.id) ?? [], ...loaded.get(self.id) ?? []]]));
+    const all = [...candidatesOf.values()].flat();
+    const names = await entityNames(db, tenantId, all.map((c) => c.subject_entity_id));
     for (const [k, v] of selfNames) names.set(k, v);
     const learned = this.opts.judge !== 'rules';
-    const shared = learned ? await sharedEntityCounts(db, tenantId, self.id, candidates.map((c) => c.id)) : new Map<string, number>();
+    const shared = learned
+      ? await sharedEntityCountsBatch(db, tenantId, [...candidatesOf].flatMap(([selfId, cs]) => cs.map((c) => ({ selfId, id: c.id }))))
+      : new Map<string, Map<string, number>>();
 
+    const judged: Array<{ self: DetectRow; candidates: DetectRow[]; findings: Finding[]; judgeMs: number }> = [];
+    for (const { self, selfTriples } of prepared) {
+      const candidates = candidatesOf.get(self.id)!;
+      judged.push({ self, candidates, ...await this.judge(self, selfTriples, candidates, names, shared.get(self.id) ?? new Map()) });
+    }
+    // The batch's findings are recorded together, one statement (plan merges them as it merges one memory's).
+    const rows = new Map<string, DetectRow>();
+    for (const j of judged) for (const r of [j.self, ...j.candidates]) rows.set(r.id, r);
+    const changed = await applyFindings(db, tenantId, ...plan(judged.flatMap((j) => j.findings), [...rows.values()]));
+    for (const { self, candidates, findings, judgeMs } of judged) {
+      // What changed because of this memory's findings.
+      const [statuses, links] = plan(findings, [self, ...candidates]);
+      const mine = {
+        statuses: changed.statuses.filter((c) => statuses.some((s) => s.id === c.id)),
+        links: changed.links.filter((c) => links.some((l) => l.newer_id === c.newer_id && l.older_id === c.older_id)),
+      };
+      if (findings.length) this.opts.log?.debug({ memory_id: self.id, findings, changed: mine }, 'contradictions found');
+      results.set(self.id, { memory_id: self.id, candidates: candidates.length, findings, changed: mine, judge_ms: Math.round(judgeMs * 100) / 100 });
+    }
+    return results;
+  }
+
+  /** Judges a memory against its candidates. */
+  private async judge(
+    self: DetectRow, selfTriples: Triple[], candidates: DetectRow[], names: Map<string, string>, shared: Map<string, number>,
+  ): Promise<{ findings: Finding[]; judgeMs: number }> {
+    const learned = this.opts.judge !== 'rules';
     // Most similar first: they get the LLM judge when its call budget is limited.
     candidates.sort((a, b) => (b.similarity ?? -1) - (a.similarity ?? -1));
     const findings: Finding[] = [];
@@ -237,9 +307,68 @@ export class ContradictionDetector {
       findings.push({ older_id: older.id, newer_id: newer.id, verdict, reason, similarity, judged_by: judgedBy, ...(score !== undefined ? { score } : {}) });
     }
 
-    const changed = await applyFindings(db, tenantId, ...plan(findings, [self, ...candidates]));
-    if (findings.length) this.opts.log?.debug({ memory_id: self.id, findings, changed }, 'contradictions found');
-    return { memory_id: self.id, candidates: candidates.length, findings, changed, judge_ms: Math.round(judgeMs * 100) / 100 };
+    return { findings, judgeMs };
+  }
+}
+
+interface BatchItem {
+  id: string;
+  /** A new row (a create event): nothing of it is in the triple index yet. */
+  fresh: boolean;
+}
+
+interface Pending extends BatchItem {
+  tenantId: string;
+  resolve: (r: DetectionResult) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * Gathers detections submitted while a batch runs into the next batch (one tenant per batch, at
+ * most maxBatch memories). Each caller gets its own memory's result, or the batch's error.
+ */
+class Batcher {
+  private pending: Pending[] = [];
+  private running = false;
+
+  constructor(
+    private readonly work: (tenantId: string, items: BatchItem[]) => Promise<Map<string, DetectionResult>>,
+    private readonly maxBatch: () => number,
+  ) {}
+
+  submit(tenantId: string, id: string, fresh: boolean): Promise<DetectionResult> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ tenantId, id, fresh, resolve, reject });
+      if (!this.running) {
+        this.running = true;
+        // A turn first, so that the events delivered together join one batch.
+        setImmediate(() => void this.drain());
+      }
+    });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.pending.length) {
+      const tenantId = this.pending[0].tenantId;
+      const batch: Pending[] = [];
+      const seen = new Set<string>();
+      const rest: Pending[] = [];
+      for (const p of this.pending) {
+        // The same memory twice (a redelivery) waits for the next batch: one detection per memory at a time.
+        if (p.tenantId === tenantId && batch.length < this.maxBatch() && !seen.has(p.id)) {
+          batch.push(p);
+          seen.add(p.id);
+        } else rest.push(p);
+      }
+      this.pending = rest;
+      try {
+        const results = await this.work(tenantId, batch);
+        for (const p of batch) p.resolve(results.get(p.id)!);
+      } catch (err) {
+        for (const p of batch) p.reject(err);
+      }
+    }
+    this.running = false;
   }
 }
 

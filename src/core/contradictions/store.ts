@@ -71,12 +71,13 @@ function toDetectRow(r: Record<string, any>): DetectRow {
   };
 }
 
-/** The memory itself, unless it is gone or deleted. */
-export async function loadMemory(db: Queryable, tenantId: string, id: string): Promise<DetectRow | null> {
+/** Several memories at once (a batch of detections), unless gone or deleted. */
+export async function loadMemories(db: Queryable, tenantId: string, ids: string[]): Promise<DetectRow[]> {
+  if (ids.length === 0) return [];
   const { rows } = await db.query(
-    `SELECT ${DETECT_COLUMNS}, NULL AS similarity FROM memories m WHERE m.tenant_id = $1 AND m.id = $2 AND m.deleted_at IS NULL`,
-    [tenantId, id]);
-  return rows[0] ? toDetectRow(rows[0]) : null;
+    `SELECT ${DETECT_COLUMNS}, NULL AS similarity FROM memories m WHERE m.tenant_id = $1 AND m.id = ANY($2::uuid[]) AND m.deleted_at IS NULL`,
+    [tenantId, ids]);
+  return rows.map(toDetectRow);
 }
 
 /** Normalised names of the tenant's entities among `ids`: a writer's subject_entity_id resolves to the name texts use. */
@@ -88,23 +89,29 @@ export async function entityNames(db: Queryable, tenantId: string, ids: (string 
   return new Map(rows.map((r) => [r.id, r.normalized_name]));
 }
 
-/** Replaces a memory's rows in the triple index (idempotent: a rerun writes the same rows). */
-export async function replaceTriples(db: Db, tenantId: string, memoryId: string, triples: StoredTriple[], source: 'writer' | 'content') {
-  // Most memories have no triple: one statement, no transaction around it.
-  if (triples.length === 0) {
-    await db.query(`DELETE FROM memory_triples WHERE tenant_id = $1 AND memory_id = $2`, [tenantId, memoryId]);
-    return;
-  }
-  await db.tx(async (q) => {
-    await q.query(`DELETE FROM memory_triples WHERE tenant_id = $1 AND memory_id = $2`, [tenantId, memoryId]);
-    if (triples.length === 0) return;
+/**
+ * Replaces the triple-index rows of several memories in one transaction: one delete and one
+ * insert for the batch. `fresh` ids are new rows (nothing indexed yet): without triples they need
+ * no statement at all.
+ */
+export async function replaceTriplesBatch(
+  db: Db, tenantId: string, items: Array<{ memoryId: string; triples: StoredTriple[]; source: 'writer' | 'content'; fresh: boolean }>,
+) {
+  const clear = items.filter((x) => !x.fresh || x.triples.length > 0).map((x) => x.memoryId);
+  const rows = items.flatMap((x) => x.triples.map((t, ord) => ({ id: x.memoryId, ord, t, source: x.source })));
+  if (clear.length === 0 && rows.length === 0) return;
+  const write = async (q: Queryable) => {
+    if (clear.length) await q.query(`DELETE FROM memory_triples WHERE tenant_id = $1 AND memory_id = ANY($2::uuid[])`, [tenantId, clear]);
+    if (rows.length === 0) return;
     await q.query(
       `INSERT INTO memory_triples (memory_id, ord, tenant_id, subject, slot, predicate, object_norm, negated, source)
-       SELECT $1, x.ord, $2, x.s, x.sl, x.p, x.o, x.n, $3
-       FROM unnest($4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bool[]) AS x(ord, s, sl, p, o, n)`,
-      [memoryId, tenantId, source, triples.map((_, i) => i), triples.map((t) => t.subject), triples.map((t) => t.slot),
-        triples.map((t) => t.predicate), triples.map((t) => t.object_norm), triples.map((t) => t.negated)]);
-  });
+       SELECT x.id, x.ord, $1, x.s, x.sl, x.p, x.o, x.n, x.src
+       FROM unnest($2::uuid[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bool[], $9::text[]) AS x(id, ord, s, sl, p, o, n, src)`,
+      [tenantId, rows.map((r) => r.id), rows.map((r) => r.ord), rows.map((r) => r.t.subject), rows.map((r) => r.t.slot),
+        rows.map((r) => r.t.predicate), rows.map((r) => r.t.object_norm), rows.map((r) => r.t.negated), rows.map((r) => r.source)]);
+  };
+  if (rows.length === 0) return write(db);
+  await db.tx(write);
 }
 
 /** Other live rows whose writer named the same subject entity (the memories_subject index). */
@@ -140,49 +147,68 @@ export async function sharedTripleIds(
 }
 
 /**
- * Nearest live rows of the tenant by cosine distance (HNSW), loaded as candidates with their
- * similarity (no second lookup). Iterative scan keeps a tenant filter from starving the result:
- * without it the index returns ef_search rows of every tenant and the filter leaves few.
+ * The nearest rows of several memories in one statement: a lateral HNSW scan per memory, each
+ * under its own writer's scope (the same conditions as comparableSql). Rows keyed by self_id.
  */
-export async function neighbours(db: Db, tenantId: string, memoryId: string, scope: Scope, k: number): Promise<DetectRow[]> {
-  if (k <= 0) return [];
-  const params: unknown[] = [tenantId, memoryId, k];
+export async function neighboursBatch(db: Db, tenantId: string, selves: Array<{ id: string } & Scope>, k: number): Promise<Map<string, DetectRow[]>> {
+  const out = new Map<string, DetectRow[]>(selves.map((s) => [s.id, []]));
+  if (k <= 0 || selves.length === 0) return out;
   const { rows } = await db.queryWithSettings(
-    { 'hnsw.iterative_scan': 'relaxed_order' },
-    // The vector is a scalar subquery (an init plan, a constant to the planner): the index can order by it.
-    `SELECT ${DETECT_COLUMNS}, 1 - (m.embedding <=> (SELECT e.embedding FROM memories e WHERE e.tenant_id = $1 AND e.id = $2)) AS similarity
-     FROM memories m
-     WHERE m.tenant_id = $1 AND m.id <> $2 AND m.deleted_at IS NULL AND m.embedding IS NOT NULL AND ${comparableSql(params, scope)}
-     ORDER BY m.embedding <=> (SELECT e.embedding FROM memories e WHERE e.tenant_id = $1 AND e.id = $2)
-     LIMIT $3`,
-    params);
-  return rows.map(toDetectRow);
+    // The planner cannot cost a vector given per outer row; without these it scans and sorts the
+    // tenant's rows for each memory instead of walking the HNSW index (EXPLAIN on PGlite).
+    { 'hnsw.iterative_scan': 'relaxed_order', enable_seqscan: 'off', enable_sort: 'off' },
+    `SELECT s.id AS self_id, n.*
+     FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[]) AS s(id, agent_id, visibility, fleet_id)
+     JOIN memories e ON e.tenant_id = $1 AND e.id = s.id AND e.embedding IS NOT NULL
+     CROSS JOIN LATERAL (
+       SELECT ${DETECT_COLUMNS}, 1 - (m.embedding <=> e.embedding) AS similarity
+       FROM memories m
+       WHERE m.tenant_id = $1 AND m.id <> s.id AND m.deleted_at IS NULL AND m.embedding IS NOT NULL
+         AND ((m.visibility <> 'scope_agent' AND s.visibility <> 'scope_agent') OR m.agent_id = s.agent_id)
+         AND m.fleet_id IS NOT DISTINCT FROM s.fleet_id
+       ORDER BY m.embedding <=> e.embedding
+       LIMIT $6) n`,
+    [tenantId, selves.map((s) => s.id), selves.map((s) => s.agent_id), selves.map((s) => s.visibility), selves.map((s) => s.fleet_id), k]);
+  for (const r of rows) out.get(r.self_id)?.push(toDetectRow(r));
+  return out;
 }
 
-/** Candidate rows with their similarity to the memory under detection. */
-export async function loadCandidates(db: Queryable, tenantId: string, memoryId: string, scope: Scope, ids: string[]): Promise<DetectRow[]> {
-  if (ids.length === 0) return [];
-  const params: unknown[] = [tenantId, memoryId, ids];
+/** Candidate rows of several memories with their similarity to it: (self, candidate) pairs in one statement. */
+export async function loadCandidatesBatch(
+  db: Queryable, tenantId: string, pairs: Array<{ self: { id: string } & Scope; id: string }>,
+): Promise<Map<string, DetectRow[]>> {
+  const out = new Map<string, DetectRow[]>();
+  if (pairs.length === 0) return out;
   const { rows } = await db.query(
-    `SELECT ${DETECT_COLUMNS},
-       CASE WHEN m.embedding IS NULL OR s.e IS NULL THEN NULL ELSE 1 - (m.embedding <=> s.e) END AS similarity
-     FROM memories m
-     LEFT JOIN (SELECT embedding AS e FROM memories WHERE tenant_id = $1 AND id = $2) s ON true
-     WHERE m.tenant_id = $1 AND m.id = ANY($3::uuid[]) AND m.id <> $2 AND m.deleted_at IS NULL AND ${comparableSql(params, scope)}`,
-    params);
-  return rows.map(toDetectRow);
+    `SELECT p.self_id, ${DETECT_COLUMNS},
+       CASE WHEN m.embedding IS NULL OR e.embedding IS NULL THEN NULL ELSE 1 - (m.embedding <=> e.embedding) END AS similarity
+     FROM unnest($2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[]) AS p(self_id, id, agent_id, visibility, fleet_id)
+     JOIN memories m ON m.tenant_id = $1 AND m.id = p.id
+     LEFT JOIN memories e ON e.tenant_id = $1 AND e.id = p.self_id
+     WHERE m.id <> p.self_id AND m.deleted_at IS NULL
+       AND ((m.visibility <> 'scope_agent' AND p.visibility <> 'scope_agent') OR m.agent_id = p.agent_id)
+       AND m.fleet_id IS NOT DISTINCT FROM p.fleet_id`,
+    [tenantId, pairs.map((p) => p.self.id), pairs.map((p) => p.id), pairs.map((p) => p.self.agent_id),
+      pairs.map((p) => p.self.visibility), pairs.map((p) => p.self.fleet_id)]);
+  for (const r of rows) (out.get(r.self_id) ?? out.set(r.self_id, []).get(r.self_id)!).push(toDetectRow(r));
+  return out;
 }
 
-/** How many entities (from the write's own extraction) each candidate shares with the memory: one indexed lookup. */
-export async function sharedEntityCounts(db: Queryable, tenantId: string, memoryId: string, ids: string[]): Promise<Map<string, number>> {
-  if (ids.length === 0) return new Map();
-  const { rows } = await db.query<{ memory_id: string; n: number }>(
-    `SELECT o.memory_id, count(*)::int AS n
-     FROM entity_links s JOIN entity_links o ON o.tenant_id = s.tenant_id AND o.entity_id = s.entity_id
-     WHERE s.tenant_id = $1 AND s.memory_id = $2 AND o.memory_id = ANY($3::uuid[])
-     GROUP BY o.memory_id`,
-    [tenantId, memoryId, ids]);
-  return new Map(rows.map((r) => [r.memory_id, Number(r.n)]));
+/** How many entities (from the writes' own extraction) each candidate shares with its memory, for a batch's (self, candidate) pairs in one statement: self id → candidate id → count. */
+export async function sharedEntityCountsBatch(
+  db: Queryable, tenantId: string, pairs: Array<{ selfId: string; id: string }>,
+): Promise<Map<string, Map<string, number>>> {
+  const out = new Map<string, Map<string, number>>();
+  if (pairs.length === 0) return out;
+  const { rows } = await db.query<{ self_id: string; memory_id: string; n: number }>(
+    `SELECT p.self_id, p.id AS memory_id, count(*)::int AS n
+     FROM unnest($2::uuid[], $3::uuid[]) AS p(self_id, id)
+     JOIN entity_links s ON s.tenant_id = $1 AND s.memory_id = p.self_id
+     JOIN entity_links o ON o.tenant_id = $1 AND o.memory_id = p.id AND o.entity_id = s.entity_id
+     GROUP BY p.self_id, p.id`,
+    [tenantId, pairs.map((p) => p.selfId), pairs.map((p) => p.id)]);
+  for (const r of rows) (out.get(r.self_id) ?? out.set(r.self_id, new Map()).get(r.self_id)!).set(r.memory_id, Number(r.n));
+  return out;
 }
 
 export interface StatusChange {
@@ -199,30 +225,37 @@ export interface SupersedesLink {
  * Records findings: older rows become outdated or conflicted (outdated is never downgraded), and
  * a newer row without a supersedes link points to its older row. Conditional updates make a
  * rerun change nothing. Returns what actually changed.
+ * One statement, and one new version per row: a row that is both an older and a newer side gets
+ * its status and its link together (every update of a memory row writes all its indexes, the
+ * vector index included).
  */
 export async function applyFindings(db: Db, tenantId: string, statuses: StatusChange[], links: SupersedesLink[]) {
   if (statuses.length === 0 && links.length === 0) return { statuses: [] as StatusChange[], links: [] as SupersedesLink[] };
-  return db.tx(async (q) => {
-    let changed: StatusChange[] = [];
-    if (statuses.length) {
-      const { rows } = await q.query<{ id: string; status: 'outdated' | 'conflicted' }>(
-        `UPDATE memories AS m SET status = x.st, updated_at = now()
-         FROM unnest($2::uuid[], $3::text[]) AS x(id, st)
-         WHERE m.tenant_id = $1 AND m.id = x.id AND m.deleted_at IS NULL AND m.status <> 'outdated' AND m.status <> x.st
-         RETURNING m.id, m.status`,
-        [tenantId, statuses.map((s) => s.id), statuses.map((s) => s.status)]);
-      changed = rows;
-    }
-    let linked: SupersedesLink[] = [];
-    if (links.length) {
-      const { rows } = await q.query<{ newer_id: string; older_id: string }>(
-        `UPDATE memories AS m SET supersedes_id = x.older, updated_at = now()
-         FROM unnest($2::uuid[], $3::uuid[]) AS x(newer, older)
-         WHERE m.tenant_id = $1 AND m.id = x.newer AND m.supersedes_id IS NULL AND m.deleted_at IS NULL AND x.newer <> x.older
-         RETURNING m.id AS newer_id, m.supersedes_id AS older_id`,
-        [tenantId, links.map((l) => l.newer_id), links.map((l) => l.older_id)]);
-      linked = rows;
-    }
-    return { statuses: changed, links: linked };
-  });
+  const rows = new Map<string, { st: string | null; older: string | null }>();
+  for (const s of statuses) rows.set(s.id, { st: s.status, older: null });
+  for (const l of links) {
+    const r = rows.get(l.newer_id);
+    if (r) r.older = l.older_id;
+    else rows.set(l.newer_id, { st: null, older: l.older_id });
+  }
+  const ids = [...rows.keys()];
+  const { rows: out } = await db.query<{ id: string; new_status: 'outdated' | 'conflicted' | null; new_older: string | null }>(
+    `WITH x AS (SELECT * FROM unnest($2::uuid[], $3::text[], $4::uuid[]) AS x(id, st, older)),
+     cur AS (
+       SELECT m.id, x.st, x.older, m.status, m.supersedes_id FROM memories m JOIN x ON x.id = m.id
+       WHERE m.tenant_id = $1 AND m.deleted_at IS NULL FOR UPDATE OF m),
+     want AS (
+       SELECT id,
+         CASE WHEN st IS NOT NULL AND status <> 'outdated' AND status <> st THEN st END AS new_status,
+         CASE WHEN older IS NOT NULL AND supersedes_id IS NULL AND older <> id THEN older END AS new_older
+       FROM cur)
+     UPDATE memories AS m SET status = coalesce(w.new_status, m.status), supersedes_id = coalesce(w.new_older, m.supersedes_id), updated_at = now()
+     FROM want w
+     WHERE m.tenant_id = $1 AND m.id = w.id AND (w.new_status IS NOT NULL OR w.new_older IS NOT NULL)
+     RETURNING m.id, w.new_status, w.new_older`,
+    [tenantId, ids, ids.map((id) => rows.get(id)!.st), ids.map((id) => rows.get(id)!.older)]);
+  return {
+    statuses: out.filter((r) => r.new_status).map((r) => ({ id: r.id, status: r.new_status! })),
+    links: out.filter((r) => r.new_older).map((r) => ({ newer_id: r.id, older_id: r.new_older! })),
+  };
 }

@@ -17,6 +17,8 @@ export interface CreateBusOptions {
   ackWaitMs?: number;
   /** First retry delay after a failed attempt (ms); doubles per attempt. */
   retryBaseMs?: number;
+  /** In-process: handlers running at once. */
+  concurrency?: number;
   /** Failures worth logging (symbolic tag plus the error). */
   onError?: (tag: string, err: unknown) => void;
 }
@@ -32,5 +34,5 @@ export function createBus(opts: CreateBusOptions = {}): EventBus {
       onError: opts.onError,
     });
   }
-  return new InProcessBus({ maxDeliver: opts.maxDeliver, retryBaseMs: opts.retryBaseMs });
+  return new InProcessBus({ maxDeliver: opts.maxDeliver, retryBaseMs: opts.retryBaseMs, concurrency: opts.concurrency });
 }

@@ -7,6 +7,7 @@
 // ref'd so a pending job cannot be dropped by process exit.
 import { parentPort, type Transferable, type Worker } from 'node:worker_threads';
 import { startWorker } from '../../infra/worker.js';
+import { currentPriority } from '../../infra/priority.js';
 
 type FromWorker =
   | { type: 'ready' }
@@ -75,6 +76,8 @@ export class WorkerPool<In, Out> {
   private queue: Job[] = [];
   /** Jobs served before every job in `queue`. */
   private urgent: Job[] = [];
+  /** Jobs of background work (a long memory's passages): served only when no other job waits. */
+  private background: Job[] = [];
   private nextId = 1;
   private started: Promise<void> | null = null;
   /** Set once start() has resolved, so run() can queue synchronously (keeps call order obvious). */
@@ -107,7 +110,9 @@ export class WorkerPool<In, Out> {
   /**
    * Processes items on the next free worker; the output matches the input order. An urgent job (a
    * search's query) goes ahead of every queued ordinary one (a bulk batch), so a reader never waits
-   * behind a backlog of writes; it still waits for the batches already running.
+   * behind a backlog of writes; it still waits for the batches already running. A job of
+   * background work (inBackground: the passages of stored memories) waits for every other job, so a
+   * long memory's passages never hold up the next write's own embedding.
    */
   async run(items: In[], urgent = false): Promise<Out[]> {
     if (items.length === 0) return [];
@@ -115,7 +120,7 @@ export class WorkerPool<In, Out> {
     if (this.closed) throw new Error(`${this.opts.name} is closed`);
     if (this.failed) throw this.failed;
     return new Promise<Out[]>((resolve, reject) => {
-      (urgent ? this.urgent : this.queue).push({ items, resolve, reject });
+      (urgent ? this.urgent : currentPriority() === 'background' ? this.background : this.queue).push({ items, resolve, reject });
       this.pump();
     });
   }
@@ -133,7 +138,7 @@ export class WorkerPool<In, Out> {
       size: this.opts.size,
       ready: live.filter((s) => s.ready).length,
       busy: live.filter((s) => s.job).length,
-      queued: this.urgent.length + this.queue.length,
+      queued: this.urgent.length + this.queue.length + this.background.length,
       restarts: this.restarts,
     };
   }
@@ -141,7 +146,7 @@ export class WorkerPool<In, Out> {
   async close(): Promise<void> {
     this.closed = true;
     const err = new Error(`${this.opts.name} was closed`);
-    for (const job of [...this.urgent.splice(0), ...this.queue.splice(0)]) job.reject(err);
+    for (const job of [...this.urgent.splice(0), ...this.queue.splice(0), ...this.background.splice(0)]) job.reject(err);
     const slots = this.slots.filter((s): s is Slot => s !== null);
     this.slots = [];
     for (const s of slots) {
@@ -220,7 +225,7 @@ export class WorkerPool<In, Out> {
     const alive = this.slots.some((s) => s !== null);
     if (alive) return;
     this.failed = err;
-    for (const job of [...this.urgent.splice(0), ...this.queue.splice(0)]) job.reject(err);
+    for (const job of [...this.urgent.splice(0), ...this.queue.splice(0), ...this.background.splice(0)]) job.reject(err);
   }
 
   private settle(batch: Batch, m: Extract<FromWorker, { type: 'result' }>) {
@@ -240,9 +245,9 @@ export class WorkerPool<In, Out> {
   private pump() {
     const max = this.opts.maxBatch ?? Infinity;
     for (const slot of this.slots) {
-      if (this.urgent.length === 0 && this.queue.length === 0) return;
+      if (this.urgent.length === 0 && this.queue.length === 0 && this.background.length === 0) return;
       if (!slot || !slot.ready || slot.job) continue;
-      const lane = this.urgent.length ? this.urgent : this.queue;
+      const lane = this.urgent.length ? this.urgent : this.queue.length ? this.queue : this.background;
       const jobs = [lane.shift()!];
       let count = jobs[0].items.length;
       while (lane.length > 0 && count + lane[0].items.length <= max) {

@@ -26,8 +26,12 @@ let engines: Engines | undefined;
 export function loadEngines(): Engines {
   if (!engines) {
     nlp.plugin(datesPlugin);
-    // No sentiment: unused, and it is a pipeline stage like any other.
-    const wink = winkNLP(winkModel, ['sbd', 'negation', 'pos', 'ner']);
+    // The date tagger is the plugin's hook on every parse, about 40 % of a parse; only a text that
+    // can hold an anchored date (isAnchoredDate) reads dates, so it runs on those alone (extractSync).
+    const world = (nlp as unknown as { world(): { hooks: string[] } }).world();
+    world.hooks = world.hooks.filter((h) => h !== 'dates');
+    // No sentiment or negation: unused, and each is a pipeline stage like any other.
+    const wink = winkNLP(winkModel, ['sbd', 'pos', 'ner']);
     const lexicon = (nlp.model() as { one: { lexicon: Record<string, unknown> } }).one.lexicon;
     engines = { wink, lexicon };
   }
@@ -207,6 +211,8 @@ export function extractSync(text: string, opts: ExtractOptions = {}): Extraction
   if (!text.trim()) return { entities: [], relations: [] };
   const { wink, lexicon } = loadEngines();
   const doc = nlp(text);
+  const anchored = isAnchoredDate(text);
+  if (anchored) doc.compute('dates');
   doc.compute('root');
 
   // Tokens (compromise) with character offsets, and sentences. Both libraries read "Acme Corp. Bob
@@ -285,7 +291,7 @@ export function extractSync(text: string, opts: ExtractOptions = {}): Extraction
   // more than finding it, and only a match with a written year has one (isoOf): the others are
   // found without parsing.
   type DateView = { json(o: object): unknown; eq(i: number): { dates(o: object): DateView } };
-  const dateView = isAnchoredDate(text) ? (doc as unknown as { dates(o: object): DateView }).dates({ timezone: 'UTC' }) : null;
+  const dateView = anchored ? (doc as unknown as { dates(o: object): DateView }).dates({ timezone: 'UTC' }) : null;
   const found = (dateView?.json({ offset: true, dates: false }) ?? []) as { terms: CTerm[] }[];
   found.forEach((m, i) => {
     const r = termSpan(m.terms);
