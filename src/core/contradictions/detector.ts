@@ -4,7 +4,7 @@
 //     triple index;
 //  2. gathers candidates of the same tenant that its writer can see (store.comparableSql): rows
 //     whose writer named the same subject entity, rows with a triple about the same subject and
-//     slot, and the nearest rows by vector;
+//     slot, the nearest rows by vector and rows naming the same entities (the write's extraction);
 //  3. judges each pair, older against newer by created_at: the rules when both carry writer-given
 //     triples, else the learned judge (classifier.ts); with an LLM configured, the LLM judges
 //     pairs above a similarity threshold and the judge's verdict remains the fallback;
@@ -26,7 +26,7 @@ import type { Triple } from './triples.js';
 import { CacheLock } from './lock.js';
 import { llmVerdict } from './llm-judge.js';
 import {
-  applyFindings, entityNames, loadCandidates, loadMemory, neighbours, replaceTriples, sameSubjectIds, sharedEntityCounts, sharedTripleIds,
+  applyFindings, entityNames, loadCandidates, loadMemory, neighbours, replaceTriples, sameSubjectIds, sharedEntityCounts, sharedEntityIds, sharedTripleIds,
   type DetectRow, type StatusChange, type StoredTriple, type SupersedesLink,
 } from './store.js';
 
@@ -52,6 +52,8 @@ export interface DetectorOptions {
   neighbours?: number;
   /** Most rows taken from each indexed lookup (same subject, shared triple). */
   candidateLimit?: number;
+  /** Most rows taken for sharing a named entity with the memory (beyond the nearest ones). */
+  entityCandidates?: number;
   /** `model` (default): the learned judge over pair features; `rules`: the earlier rule judge alone. */
   judge?: 'model' | 'rules';
   /** Pairs at or above this similarity go to the LLM judge when one is configured. */
@@ -132,12 +134,14 @@ export class ContradictionDetector {
   private readonly lock: CacheLock;
   private readonly neighbours: number;
   private readonly candidateLimit: number;
+  private readonly entityCandidates: number;
   private readonly llmMinSimilarity: number;
   private readonly llmMaxPairs: number;
 
   constructor(private opts: DetectorOptions) {
     this.neighbours = opts.neighbours ?? 10;
     this.candidateLimit = opts.candidateLimit ?? 50;
+    this.entityCandidates = opts.entityCandidates ?? 10;
     this.llmMinSimilarity = opts.llmMinSimilarity ?? 0.6;
     this.llmMaxPairs = opts.llmMaxPairs ?? 5;
     this.lock = new CacheLock(opts.cache, {
@@ -181,7 +185,15 @@ export class ContradictionDetector {
     for (const id of await sharedTripleIds(db, tenantId, self.id, self, lookupKeys(triples), this.candidateLimit)) ids.add(id);
     // The nearest rows come loaded; only rows found otherwise are loaded after.
     const near = await neighbours(db, tenantId, self.id, self, this.neighbours);
-    for (const r of near) ids.delete(r.id);
+    const nearIds = new Set(near.map((r) => r.id));
+    // An update worded unlike its older row is not among the nearest when many rows are alike; a shared name finds it.
+    let extra = 0;
+    for (const id of await sharedEntityIds(db, tenantId, self.id, self, this.candidateLimit, this.entityCandidates + this.neighbours)) {
+      if (nearIds.has(id) || ids.has(id) || extra >= this.entityCandidates) continue;
+      ids.add(id);
+      extra++;
+    }
+    for (const id of nearIds) ids.delete(id);
     const candidates = [...near, ...await loadCandidates(db, tenantId, self.id, self, [...ids])];
     const names = await entityNames(db, tenantId, candidates.map((c) => c.subject_entity_id));
     for (const [k, v] of selfNames) names.set(k, v);

@@ -140,6 +140,35 @@ export async function sharedTripleIds(
 }
 
 /**
+ * Other live rows linked to an entity this memory names (the write's own extraction): an update
+ * often shares a name with the row it replaces ("Ines", "Cloudflare") while its wording, and so
+ * its vector, differs. Each entity contributes its perEntity most recent links (an index range of
+ * entity_links_entity_recent, whatever the entity's size); rows sharing more entities come first.
+ */
+export async function sharedEntityIds(
+  db: Queryable, tenantId: string, memoryId: string, scope: Scope, perEntity: number, limit: number,
+): Promise<string[]> {
+  if (limit <= 0) return [];
+  const params: unknown[] = [tenantId, memoryId, perEntity, limit];
+  const { rows } = await db.query<{ id: string }>(
+    `WITH linked AS (
+       SELECT x.memory_id, count(*) AS n, max(x.created_at) AS linked_at
+       FROM (SELECT DISTINCT entity_id FROM entity_links WHERE tenant_id = $1 AND memory_id = $2) s
+       CROSS JOIN LATERAL (
+         SELECT l.memory_id, l.created_at FROM entity_links l
+         WHERE l.tenant_id = $1 AND l.entity_id = s.entity_id AND l.memory_id <> $2
+         ORDER BY l.created_at DESC LIMIT $3
+       ) x
+       GROUP BY x.memory_id
+     )
+     SELECT m.id FROM linked JOIN memories m ON m.id = linked.memory_id
+     WHERE m.tenant_id = $1 AND m.deleted_at IS NULL AND ${comparableSql(params, scope)}
+     ORDER BY linked.n DESC, linked.linked_at DESC, m.id LIMIT $4`,
+    params);
+  return rows.map((r) => r.id);
+}
+
+/**
  * Nearest live rows of the tenant by cosine distance (HNSW), loaded as candidates with their
  * similarity (no second lookup). Iterative scan keeps a tenant filter from starving the result:
  * without it the index returns ef_search rows of every tenant and the filter leaves few.
