@@ -4,7 +4,7 @@
 //     triple index;
 //  2. gathers candidates of the same tenant that its writer can see (store.comparableSql): rows
 //     whose writer named the same subject entity, rows with a triple about the same subject and
-//     slot, and the nearest rows by vector;
+//     slot, the nearest rows by vector and rows naming the same entities (the write's extraction);
 //  3. judges each pair, older against newer by created_at: the rules when both carry writer-given
 //     triples, else the learned judge (classifier.ts); with an LLM configured, the LLM judges
 //     pairs above a similarity threshold and the judge's verdict remains the fallback;
@@ -30,7 +30,7 @@ import type { Triple } from './triples.js';
 import { CacheLock } from './lock.js';
 import { llmVerdict } from './llm-judge.js';
 import {
-  applyFindings, entityNames, loadCandidatesBatch, loadMemories, neighboursBatch, replaceTriplesBatch, sameSubjectIds, sharedEntityCountsBatch,
+  applyFindings, entityNames, loadCandidatesBatch, loadMemories, neighboursBatch, replaceTriplesBatch, sameSubjectIds, sharedEntityCountsBatch, sharedEntityIdsBatch,
   sharedTripleIds, type DetectRow, type StatusChange, type StoredTriple, type SupersedesLink,
 } from './store.js';
 
@@ -56,6 +56,8 @@ export interface DetectorOptions {
   neighbours?: number;
   /** Most rows taken from each indexed lookup (same subject, shared triple). */
   candidateLimit?: number;
+  /** Most rows taken for sharing a named entity with the memory (beyond the nearest ones). */
+  entityCandidates?: number;
   /** `model` (default): the learned judge over pair features; `rules`: the earlier rule judge alone. */
   judge?: 'model' | 'rules';
   /** Pairs at or above this similarity go to the LLM judge when one is configured. */
@@ -138,6 +140,7 @@ export class ContradictionDetector {
   private readonly lock: CacheLock;
   private readonly neighbours: number;
   private readonly candidateLimit: number;
+  private readonly entityCandidates: number;
   private readonly llmMinSimilarity: number;
   private readonly llmMaxPairs: number;
   private readonly maxBatch: number;
@@ -145,6 +148,7 @@ export class ContradictionDetector {
   constructor(private opts: DetectorOptions) {
     this.neighbours = opts.neighbours ?? 10;
     this.candidateLimit = opts.candidateLimit ?? 50;
+    this.entityCandidates = opts.entityCandidates ?? 10;
     this.llmMinSimilarity = opts.llmMinSimilarity ?? 0.6;
     this.llmMaxPairs = opts.llmMaxPairs ?? 5;
     this.maxBatch = Math.max(1, opts.maxBatch ?? 100);
@@ -214,11 +218,23 @@ export class ContradictionDetector {
       for (const id of await sharedTripleIds(db, tenantId, self.id, self, lookupKeys(triples), this.candidateLimit)) ids.add(id);
       found.set(self.id, ids);
     }
-    const near = await neighboursBatch(db, tenantId, selves, this.neighbours);
+    const [near, named] = await Promise.all([
+      neighboursBatch(db, tenantId, selves, this.neighbours),
+      sharedEntityIdsBatch(db, tenantId, selves, this.candidateLimit, this.entityCandidates + this.neighbours),
+    ]);
     const pairs: Array<{ self: DetectRow; id: string }> = [];
     for (const self of selves) {
       const ids = found.get(self.id)!;
-      for (const r of near.get(self.id) ?? []) ids.delete(r.id);
+      const nearIds = new Set((near.get(self.id) ?? []).map((r) => r.id));
+      // An update worded unlike its older row is not among the nearest when many rows are alike; a shared name finds it.
+      let extra = 0;
+      for (const id of named.get(self.id) ?? []) {
+        if (extra >= this.entityCandidates) break;
+        if (nearIds.has(id) || ids.has(id)) continue;
+        ids.add(id);
+        extra++;
+      }
+      for (const id of nearIds) ids.delete(id);
       for (const id of ids) pairs.push({ self, id });
     }
     const loaded = await loadCandidatesBatch(db, tenantId, pairs);

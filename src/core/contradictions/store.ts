@@ -173,6 +173,47 @@ export async function neighboursBatch(db: Db, tenantId: string, selves: Array<{ 
   return out;
 }
 
+/**
+ * Other live rows linked to an entity each memory names (the write's own extraction), in one
+ * statement: an update often shares a name with the row it replaces ("Ines", "Cloudflare") while
+ * its wording, and so its vector, differs. Each entity contributes its perEntity most recent links
+ * (an index range of entity_links_entity_recent, whatever the entity's size); rows sharing more
+ * entities come first, at most `limit` per memory, each under its writer's scope.
+ */
+export async function sharedEntityIdsBatch(
+  db: Queryable, tenantId: string, selves: Array<{ id: string } & Scope>, perEntity: number, limit: number,
+): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>(selves.map((s) => [s.id, []]));
+  if (limit <= 0 || selves.length === 0) return out;
+  const { rows } = await db.query<{ self_id: string; id: string }>(
+    `WITH s AS (SELECT * FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[]) AS s(id, agent_id, visibility, fleet_id)),
+     linked AS (
+       SELECT s.id AS self_id, x.memory_id, count(*) AS n, max(x.created_at) AS linked_at
+       FROM s
+       JOIN LATERAL (SELECT DISTINCT entity_id FROM entity_links WHERE tenant_id = $1 AND memory_id = s.id) e ON true
+       CROSS JOIN LATERAL (
+         SELECT l.memory_id, l.created_at FROM entity_links l
+         WHERE l.tenant_id = $1 AND l.entity_id = e.entity_id AND l.memory_id <> s.id
+         ORDER BY l.created_at DESC LIMIT $6
+       ) x
+       GROUP BY s.id, x.memory_id
+     ),
+     ranked AS (
+       SELECT linked.self_id, m.id,
+              row_number() OVER (PARTITION BY linked.self_id ORDER BY linked.n DESC, linked.linked_at DESC, m.id) AS r
+       FROM linked
+       JOIN s ON s.id = linked.self_id
+       JOIN memories m ON m.tenant_id = $1 AND m.id = linked.memory_id
+       WHERE m.deleted_at IS NULL
+         AND ((m.visibility <> 'scope_agent' AND s.visibility <> 'scope_agent') OR m.agent_id = s.agent_id)
+         AND m.fleet_id IS NOT DISTINCT FROM s.fleet_id
+     )
+     SELECT self_id, id FROM ranked WHERE r <= $7 ORDER BY self_id, r`,
+    [tenantId, selves.map((s) => s.id), selves.map((s) => s.agent_id), selves.map((s) => s.visibility), selves.map((s) => s.fleet_id), perEntity, limit]);
+  for (const r of rows) out.get(r.self_id)?.push(r.id);
+  return out;
+}
+
 /** Candidate rows of several memories with their similarity to it: (self, candidate) pairs in one statement. */
 export async function loadCandidatesBatch(
   db: Queryable, tenantId: string, pairs: Array<{ self: { id: string } & Scope; id: string }>,
