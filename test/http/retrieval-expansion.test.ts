@@ -3,6 +3,7 @@
 // (temporal cues).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { searchMemories, writeMemory } from '../helpers/memory-api.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -12,17 +13,10 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-async function write(tenant: string, content: string, extra: Record<string, unknown> = {}) {
-  const r = await t.api('POST', '/api/v1/memories', { body: { tenant_id: tenant, agent_id: 'a1', content, ...extra } });
-  if (r.status !== 201) throw new Error(`write failed: ${r.status} ${r.text}`);
-  return r.body;
-}
+const write = (tenant: string, content: string, extra: Record<string, unknown> = {}) => writeMemory(t, tenant, content, extra);
 
-async function search(tenant: string, query: string, extra: Record<string, unknown> = {}) {
-  const r = await t.api('POST', '/api/v1/search', { body: { tenant_id: tenant, query, top_k: 10, ...extra } });
-  if (r.status !== 200) throw new Error(`search failed: ${r.status} ${r.text}`);
-  return r.body.items as any[];
-}
+const search = async (tenant: string, query: string, extra: Record<string, unknown> = {}) =>
+  (await searchMemories(t, { tenant_id: tenant, query, top_k: 10, ...extra })).items;
 
 describe('graph expansion', () => {
   it('a query naming a person finds a memory that names only someone tied to them', async () => {

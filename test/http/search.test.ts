@@ -1,6 +1,7 @@
 // Hybrid search over HTTP: the three legs, their filters, fusion diagnostics, recall counts and validation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { searchMemories, writeMemory } from '../helpers/memory-api.js';
 import { SearchService } from '../../src/core/search/service.js';
 import { resolveSearchConfig } from '../../src/core/search/config.js';
 
@@ -12,17 +13,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-async function write(tenant: string, content: string, extra: Record<string, unknown> = {}, key?: string) {
-  const r = await t.api('POST', '/api/v1/memories', { key, body: { tenant_id: tenant, agent_id: 'a1', content, ...extra } });
-  if (r.status !== 201) throw new Error(`write failed: ${r.status} ${r.text}`);
-  return r.body;
-}
-
-async function search(body: Record<string, unknown>, key?: string) {
-  const r = await t.api('POST', '/api/v1/search', { key, body: { top_k: 50, diagnostic: true, ...body } });
-  if (r.status !== 200) throw new Error(`search failed: ${r.status} ${r.text}`);
-  return r.body as { items: any[]; diagnostic: any };
-}
+const write = (tenant: string, content: string, extra: Record<string, unknown> = {}, key?: string) => writeMemory(t, tenant, content, extra, key);
+const search = (body: Record<string, unknown>, key?: string) => searchMemories(t, { top_k: 50, diagnostic: true, ...body }, key);
 
 const ids = (items: any[]) => items.map((i) => i.id);
 const item = (items: any[], id: string) => items.find((i) => i.id === id);
