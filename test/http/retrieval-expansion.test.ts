@@ -34,6 +34,20 @@ describe('graph expansion', () => {
     expect(ids).toContain(onlyNeighbour.id);
     expect(ids).not.toContain(unrelated.id);
   });
+
+  it("another agent's private memory makes no neighbours for a search that cannot read it", async () => {
+    const T = 'graph-expansion-private';
+    await write(T, 'Priya Raman met Tomasz Kowalczyk at the Helios office in Lisbon.', { agent_id: 'a2', visibility: 'scope_agent' });
+    const onlyNeighbour = await write(T, 'Tomasz Kowalczyk signed the lease for the new pottery workshop.');
+    await t.services.bus.drain();
+    const key = await t.key(T, { agent: 'a1' });
+    const asA1 = async () => (await searchMemories(t, { query: 'Priya Raman', top_k: 10 }, key)).items.map((i) => i.id);
+    expect(await asA1()).not.toContain(onlyNeighbour.id);
+    // Once a1 may read a memory tying them, the neighbour is found: the test above would see it.
+    await write(T, 'Priya Raman and Tomasz Kowalczyk share the Helios desk.');
+    await t.services.bus.drain();
+    expect(await asA1()).toContain(onlyNeighbour.id);
+  });
 });
 
 describe('temporal cues', () => {

@@ -217,7 +217,7 @@ export class SearchService {
     // Graph neighbours of the query's entities, and the query's parts, each one more ranked list.
     const graphP = entityP && cfg.graph.enabled
       ? entityP.then(async (e) => {
-        const neighbours = await graphNeighbours(db, tenantId, e.matched, cfg.graph);
+        const neighbours = await graphNeighbours(db, filter, e.matched, cfg.graph);
         return neighbours.length ? entityLeg(db, filter, neighbours, { ...cfg.entity, k: cfg.graph.k }) : [];
       })
       : Promise.resolve([]);
