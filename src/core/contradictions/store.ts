@@ -50,9 +50,17 @@ export interface Scope {
 export function comparableSql(params: unknown[], scope: Scope, alias = 'm'): string {
   params.push(scope.agent_id, scope.visibility, scope.fleet_id);
   const [a, v, f] = [params.length - 2, params.length - 1, params.length];
-  return `((${alias}.visibility <> 'scope_agent' AND $${v}::text <> 'scope_agent') OR ${alias}.agent_id = $${a}::text)
-    AND ${alias}.fleet_id IS NOT DISTINCT FROM $${f}::text`;
+  return comparableTo(alias, { agent_id: `$${a}::text`, visibility: `$${v}::text`, fleet_id: `$${f}::text` });
 }
+
+/** The same rule with the writer's scope given as SQL (parameters, or columns of an unnested batch). */
+function comparableTo(alias: string, scope: { agent_id: string; visibility: string; fleet_id: string }): string {
+  return `((${alias}.visibility <> 'scope_agent' AND ${scope.visibility} <> 'scope_agent') OR ${alias}.agent_id = ${scope.agent_id})
+    AND ${alias}.fleet_id IS NOT DISTINCT FROM ${scope.fleet_id}`;
+}
+
+/** The rule against the scope columns of a batch row (`s` or `p` of an unnest). */
+const comparableToRow = (row: string) => comparableTo('m', { agent_id: `${row}.agent_id`, visibility: `${row}.visibility`, fleet_id: `${row}.fleet_id` });
 
 function toDetectRow(r: Record<string, any>): DetectRow {
   return {
@@ -164,8 +172,7 @@ export async function neighboursBatch(db: Db, tenantId: string, selves: Array<{ 
        SELECT ${DETECT_COLUMNS}, 1 - (m.embedding <=> e.embedding) AS similarity
        FROM memories m
        WHERE m.tenant_id = $1 AND m.id <> s.id AND m.deleted_at IS NULL AND m.embedding IS NOT NULL
-         AND ((m.visibility <> 'scope_agent' AND s.visibility <> 'scope_agent') OR m.agent_id = s.agent_id)
-         AND m.fleet_id IS NOT DISTINCT FROM s.fleet_id
+         AND ${comparableToRow('s')}
        ORDER BY m.embedding <=> e.embedding
        LIMIT $6) n`,
     [tenantId, selves.map((s) => s.id), selves.map((s) => s.agent_id), selves.map((s) => s.visibility), selves.map((s) => s.fleet_id), k]);
@@ -205,8 +212,7 @@ export async function sharedEntityIdsBatch(
        JOIN s ON s.id = linked.self_id
        JOIN memories m ON m.tenant_id = $1 AND m.id = linked.memory_id
        WHERE m.deleted_at IS NULL
-         AND ((m.visibility <> 'scope_agent' AND s.visibility <> 'scope_agent') OR m.agent_id = s.agent_id)
-         AND m.fleet_id IS NOT DISTINCT FROM s.fleet_id
+         AND ${comparableToRow('s')}
      )
      SELECT self_id, id FROM ranked WHERE r <= $7 ORDER BY self_id, r`,
     [tenantId, selves.map((s) => s.id), selves.map((s) => s.agent_id), selves.map((s) => s.visibility), selves.map((s) => s.fleet_id), perEntity, limit]);
@@ -227,8 +233,7 @@ export async function loadCandidatesBatch(
      JOIN memories m ON m.tenant_id = $1 AND m.id = p.id
      LEFT JOIN memories e ON e.tenant_id = $1 AND e.id = p.self_id
      WHERE m.id <> p.self_id AND m.deleted_at IS NULL
-       AND ((m.visibility <> 'scope_agent' AND p.visibility <> 'scope_agent') OR m.agent_id = p.agent_id)
-       AND m.fleet_id IS NOT DISTINCT FROM p.fleet_id`,
+       AND ${comparableToRow('p')}`,
     [tenantId, pairs.map((p) => p.self.id), pairs.map((p) => p.id), pairs.map((p) => p.self.agent_id),
       pairs.map((p) => p.self.visibility), pairs.map((p) => p.self.fleet_id)]);
   for (const r of rows) (out.get(r.self_id) ?? out.set(r.self_id, []).get(r.self_id)!).push(toDetectRow(r));

@@ -206,14 +206,13 @@ export class SearchService {
     const analysisP = cfg.keyword.enabled || cfg.entity.enabled ? timed('analyze', this.analyze(tenantId, query)) : null;
     const freqsP = cfg.keyword.enabled ? this.termStats.get(db) : null;
     const rankP = cfg.keyword.enabled ? this.keywordRank() : null;
+    const units = { enabled: cfg.passages.enabled, k: cfg.passages.k, context: cfg.passages.context, contextWeight: cfg.passages.contextKeywordWeight };
     const keywordP = analysisP && freqsP && rankP
-      ? Promise.all([analysisP, freqsP, rankP]).then(([a, freqs, rank]) => timed('keyword', keywordLeg(db, table, query, a.lexemes ?? [], cfg.keyword, freqs, rank,
-        { enabled: cfg.passages.enabled, k: cfg.passages.k, context: cfg.passages.context, contextWeight: cfg.passages.contextKeywordWeight })))
+      ? Promise.all([analysisP, freqsP, rankP]).then(([a, freqs, rank]) => timed('keyword', keywordLeg(db, table, query, a.lexemes ?? [], cfg.keyword, freqs, rank, units)))
       : null;
     const entityP = analysisP && cfg.entity.enabled
       ? analysisP.then(async (a) => ({ matched: a.entities ?? [], candidates: await timed('entity', entityLeg(db, filter, a.entities ?? [], cfg.entity)) }))
       : null;
-    const units = { enabled: cfg.passages.enabled, k: cfg.passages.k, context: cfg.passages.context, contextWeight: cfg.passages.contextKeywordWeight };
     // Graph neighbours of the query's entities, and the query's parts, each one more ranked list.
     const graphP = entityP && cfg.graph.enabled
       ? entityP.then(async (e) => {
