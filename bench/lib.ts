@@ -57,6 +57,15 @@ export async function startBenchServer(env: Record<string, string> = {}, opts: {
   };
 }
 
+/**
+ * Memories per status after the detector ran: a search hides outdated rows by default, so a
+ * benchmark of ordinary writes should find (nearly) every memory active.
+ */
+export async function statusCounts(srv: BenchServer): Promise<Record<string, number>> {
+  const { rows } = await srv.services.db.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM memories GROUP BY status ORDER BY status');
+  return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+}
+
 export function percentiles(samples: number[]) {
   const s = [...samples].sort((a, b) => a - b);
   const at = (p: number) => s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];

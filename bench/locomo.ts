@@ -13,7 +13,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { percentiles, startBenchServer, writeResult, type BenchServer } from './lib.js';
+import { percentiles, startBenchServer, statusCounts, writeResult, type BenchServer } from './lib.js';
 import { resolveSearchConfig, type SearchConfig } from '../src/core/search/config.js';
 import { Bm25Index, lexemeBags, queryLexemes } from './bm25.js';
 import {
@@ -329,6 +329,9 @@ export async function runLocomoBench() {
       }
     }
 
+    const statuses = await statusCounts(srv);
+    log(`memories per status after detection: ${JSON.stringify(statuses)}`);
+
     // Variants (LOCI_LOCOMO_VARIANTS, JSON {name: search config overrides}) ask the same written
     // data again with another search configuration; the first is the one reported in full.
     const base = srv.services.search.config;
@@ -370,6 +373,7 @@ export async function runLocomoBench() {
       search_config_overrides: process.env.LOCI_SEARCH_CONFIG ?? null,
       search_config: srv.services.search.config,
       keyword_ranking: srv.services.search.keywordRanking,
+      statuses_after_detection: statuses,
       evidence_repairs: { ...repairs, dropped_ids_count: repairs.dropped_ids.length },
       splits,
       variants: compared,

@@ -11,7 +11,7 @@
 // LOCI_LOCOMO_LIMIT).
 import { loadavg } from 'node:os';
 import { resolveSearchConfig } from '../src/core/search/config.js';
-import { startBenchServer, writeResult } from './lib.js';
+import { startBenchServer, statusCounts, writeResult } from './lib.js';
 import {
   bm25Fleet, DEV_CONVERSATIONS, emptyWritten, loadSamples, refreshStatistics, searchFleet, sessionsOf, setSearchConfig, turnContent,
   unitsIndexed, writeFleet, type Sample, type Written1,
@@ -141,6 +141,8 @@ export async function runLongMemBench() {
     log(`${data.samples.length} conversations: ${all.length} memories written to one fleet in ${w.writeS.toFixed(0)} s`);
     const indexed = await unitsIndexed(srv);
     await refreshStatistics(srv);
+    const statuses = await statusCounts(srv);
+    log(`memories per status after detection: ${JSON.stringify(statuses)}`);
     log(`${lengths.length} memories (median ${lengths[lengths.length >> 1]} chars), ${questions.length} questions; units indexed ${indexed.toFixed(1)} s after the writes`);
 
     const base = srv.services.search.config;
@@ -170,6 +172,7 @@ export async function runLongMemBench() {
       representation: 'consecutive turns of a session joined into non-overlapping 2–5k-char windows ("<speaker>: <text>" lines); ' +
         'run_id = session; ts_valid_start = session date; every conversation in one tenant and fleet',
       splits: `dev = conversations 0–${DEV_CONVERSATIONS - 1} (LoCoMo development split), held = the rest; no default was chosen on this benchmark`,
+      statuses_after_detection: statuses,
       results,
       search_s: Math.round((performance.now() - t0) / 100) / 10,
       units_indexed_after_writes_s: Math.round(indexed * 10) / 10,

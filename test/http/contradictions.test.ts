@@ -149,6 +149,35 @@ describe.each(variants)('contradiction detection ($name)', ({ env }) => {
     }
   });
 
+  it('chat turns of two speakers, written as "Speaker: text", leave every memory active', async () => {
+    // Turns of one chat over two days: greetings, vocatives, feelings, news. "I" is a different
+    // person on each side, and a turn is not a `key: value` note whose key is its speaker.
+    const turns = [
+      'Priya: Morning Tomas! Did you get any sleep after the late shift?',
+      'Tomas: Barely, Priya. The ward was chaos until 3. How was the climbing gym?',
+      'Priya: So good! I finally topped the orange route I kept falling off. My forearms are toast.',
+      'Tomas: Ha, congrats! I keep meaning to try bouldering. Maybe after exams.',
+      'Priya: You should, it clears my head like nothing else. Are you still doing the night rotation?',
+      'Tomas: Two more weeks of nights, then days again. I miss seeing the sun honestly.',
+      'Priya: Hey Tomas! Quick one: my sister is visiting this weekend, any brunch spots you like?',
+      'Tomas: Hi Priya! The place by the canal does great pancakes. Tell her I said hi!',
+      'Priya: Thanks! We went yesterday and it was lovely. She wants to move here now, haha.',
+      'Tomas: Wow, that would be fun for you both. Anything else new with you?',
+      'Priya: I started a pottery class on Thursdays. My first bowl looks like a hat.',
+      'Tomas: A hat bowl is still a bowl! I am proud of you. Show me next time.',
+    ];
+    const tenantId = tenant();
+    const r = await t.api('POST', '/api/v1/memories/bulk', {
+      body: { tenant_id: tenantId, agent_id: 'agent-a', items: turns.map((content) => ({ content })) }, headers: { 'x-bulk-attempt-id': `chat-${tenantId}` },
+    });
+    expect(r.status, r.text).toBe(200);
+    await drain();
+    const list = await t.api('GET', `/api/v1/memories?tenant_id=${tenantId}&limit=50`);
+    expect(list.status, list.text).toBe(200);
+    expect(list.body.items).toHaveLength(turns.length);
+    expect(list.body.items.filter((m: any) => m.status !== 'active' || m.supersedes_id).map((m: any) => m.content)).toEqual([]);
+  });
+
   it('a chain of updates links each row to the one it replaced', async () => {
     const tenantId = tenant();
     const a = await write(tenantId, { content: 'Grace lives in Lyon.' });

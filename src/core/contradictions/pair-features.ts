@@ -48,6 +48,8 @@ export interface SentenceInfo {
   past: boolean;
   /** What the sentence says was replaced, when it says so ("X instead of Y", "from Y to X", "replaced Y with X"). */
   replacement: Replacement | null;
+  /** Who says it, when its line opens with a speaker label ("Melanie: …"), lower case. */
+  speaker: string | null;
 }
 
 /** The old and the new value a sentence names, as content keys (names and figures when it has them). */
@@ -170,7 +172,7 @@ const CONTRACTIONS: Array<[RegExp, string]> = [
 
 // Markers, matched on the lower-cased sentence.
 const MARKERS: Array<[Mark, RegExp]> = [
-  ['change', /\b(?:relocat(?:ed|es|ing|e)|switch(?:ed|es|ing)?|swapp?(?:ed|ing)?|migrat(?:ed|ing|e)|moved|moving|replac(?:ed|es|ing|ement)|instead|took over|tak(?:es|ing) over|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|in favou?r of|superseded|succeeded by|renamed|changed|chang(?:es|ing) (?:to|from)|now (?:uses?|runs?|owns?|leads?|handles?|lives?|works?|is|are|at|in|on|with|under|reports?|costs?|points?|belongs?|goes|managed|handled|owned|run|led)|is now|are now|has become|became|taken over|new (?:owner|lead|manager|maintainer|home|address|office|vendor|provider|supplier|host|tool|job|role|team|boss|number|price|plan|version|default|limit|location|contact|on-call|point of contact)|convert(?:ed|s)? (?:to|into)|switch(?:ed)? back|(?:found|got|landed|started|took|accepted) (?:a|an|my|his|her|their|our) (?:new )?(?:job|position|role|place|apartment|house)|bump(?:ed|s)?|upgrad(?:ed|e|es|ing)|downgrad(?:ed|e|es|ing)|pushed (?:back |out )?to|postponed|rescheduled|brought forward|mov(?:es|ed) (?:up |back )?to|scaled\b[^.;]{0,30}\bto|joined (?!(?:the|a|an|our|my|his|her|their|us|them|me|in|as)\b)|hand(?:s|ed|ing)? [^.;]{1,40} (?:over|off) to|resiz(?:ed|es|ing)\b[^.;]{0,30}\bto|promoted|(?:is|are|was) gone|went from|rewr(?:ote|itten) (?:it )?in|(?:has|have) been (?:moved|changed|replaced|reassigned|switched|raised|lowered|increased|reduced|updated)|updat(?:ed|e|es) (?:to|the)|set to|raised|lowered|increased|decreased|reduced|extended|shortened|cut to|(?:from|was) [^,.;]{1,40} to|slipp(?:ed|ing)? to|delayed (?:to|until)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|(?:hired|found|got|have|has) (?:a|an) new (?:accountant|lawyer|doctor|dentist|landlord|coach|therapist|assistant|agency|bank|designer|contractor|supplier|vendor|provider|manager|boss|ceo|cto|cfo|director|supervisor|advisor|tutor|trainer|vet|mechanic|hairdresser|barber)|(?:is|are|was|were|went|go(?:es)?|dropped|fell|rose|grew|jumped|climbed|shrank|came) (?:back )?(?:down|up) to|(?:dropped|fell|rose|grew|jumped|climbed|shrank) to)\b|→|->|=>|^(?:the |our |my |a )?new [\w-]+(?: [\w-]+)?(?::| is | are )/],
+  ['change', /\b(?:relocat(?:ed|es|ing|e)|switch(?:ed|es|ing)?|swapp?(?:ed|ing)?|migrat(?:ed|ing|e)|moved|moving|replac(?:ed|es|ing|ement)|instead|took over|tak(?:es|ing) over|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|in favou?r of|superseded|succeeded by|renamed|changed|chang(?:es|ing) (?:to|from)|now (?:uses?|runs?|owns?|leads?|handles?|lives?|works?|is|are|at|in|on|with|under|reports?|costs?|points?|belongs?|goes|managed|handled|owned|run|led)|is now|are now|has become|became|taken over|new (?:owner|lead|manager|maintainer|home|address|office|vendor|provider|supplier|host|tool|job|role|team|boss|number|price|plan|version|default|limit|location|contact|on-call|point of contact)|convert(?:ed|s)? (?:to|into)|switch(?:ed)? back|(?:found|got|landed|started|took|accepted) (?:a|an|my|his|her|their|our) (?:new )?(?:job|position|role|place|apartment|house)|bump(?:ed|s)?|upgrad(?:ed|e|es|ing)|downgrad(?:ed|e|es|ing)|pushed (?:back |out )?to|postponed|rescheduled|brought forward|mov(?:es|ed) (?:up |back )?to|scaled\b[^.;]{0,30}\bto|joined (?!(?:the|a|an|our|my|his|her|their|us|them|me|in|as)\b)|hand(?:s|ed|ing)? [^.;]{1,40} (?:over|off) to|resiz(?:ed|es|ing)\b[^.;]{0,30}\bto|promoted|(?:is|are|was) gone|went from|rewr(?:ote|itten) (?:it )?in|(?:has|have) been (?:moved|changed|replaced|reassigned|switched|raised|lowered|increased|reduced|updated)|updat(?:ed|e|es) (?:to|the)|set to|raised|lowered|increased|decreased|reduced|extended|shortened|cut to|from [^,.;]{1,40} to|slipp(?:ed|ing)? to|delayed (?:to|until)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|(?:hired|found|got|have|has) (?:a|an) new (?:accountant|lawyer|doctor|dentist|landlord|coach|therapist|assistant|agency|bank|designer|contractor|supplier|vendor|provider|manager|boss|ceo|cto|cfo|director|supervisor|advisor|tutor|trainer|vet|mechanic|hairdresser|barber)|(?:is|are|was|were|went|go(?:es)?|dropped|fell|rose|grew|jumped|climbed|shrank|came) (?:back )?(?:down|up) to|(?:dropped|fell|rose|grew|jumped|climbed|shrank) to)\b|→|->|=>|^(?:the |our |my |a )?new [\w-]+(?: [\w-]+)?(?::| is | are )/],
   ['negchange', /\b(?:lost (?:my|his|her|their|our|the) job|step(?:ped|s|ping)? down|laid off|fired|broke up|sold (?:my|his|her|their|our|the)|gave (?:away|up)|moved out|shut down|closed down|orphan(?:ed|ing)?|no longer|not (?:anymore|any more)|anymore|any more|no more|stopped|quit|left|dropped|removed|discontinued|retired|deprecated|gave up|isn't .* anymore|ended)\b/],
   ['soft', /\b(?:now|nowadays|these days|currently|as of|since (?:monday|tuesday|wednesday|thursday|friday|january|february|march|april|may|june|july|august|september|october|november|december|last|yesterday|today|the (?:reorg|migration|switch|move|change))|from (?:now|today|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next|this|the \w+ on)|starting|effective|going forward|henceforth|latest|current|this (?:week|month|year|quarter))\b/],
   ['history', /\b(?:used to|previously|formerly|originally|back (?:in (?:the day|the days|\d|school|college|high school)|when|then)|in the past|at the time|years ago|before (?:the|we|i|he|she|they)|when (?:i|we|he|she|they) (?:was|were)|as a kid|as a child|growing up|had been|once upon|old days)\b/],
@@ -339,7 +341,7 @@ function firstVerb(toks: Tok[]): number {
 
 const KV_RE = /^\s*([^:=\n]{1,60}?)\s*(?::|=|→|->)\s+(\S.*)$/;
 
-function analyzeSentence(full: string, lowerInitial: Lower = null): SentenceInfo {
+function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: string | null = null): SentenceInfo {
   // "Update: …", "Quick note after the reorg: …" introduce the sentence; they are not its subject.
   const text = LEAD_IN.test(full) ? full.replace(LEAD_IN, '').trim() || full : full;
   const low = text.toLowerCase();
@@ -430,6 +432,7 @@ function analyzeSentence(full: string, lowerInitial: Lower = null): SentenceInfo
     marks,
     past: PAST.test(low),
     replacement: replacementOf(text),
+    speaker,
   };
 }
 
@@ -498,8 +501,32 @@ export function sentencesOf(text: string): string[] {
   return out.map((s) => s.replace(/^\s*[-*+•]\s+/, '').trim()).filter((s) => /[\p{L}\d]/u.test(s));
 }
 
+// "Melanie: Wow, Caroline! What kinda jobs…": a chat line opens with who speaks, one or two
+// capitalised words or a role ("user:", "assistant:"). It is a speaker label, not the key of a
+// `key: value` note, when what follows reads as an utterance: a question or exclamation, a personal
+// pronoun, more than one sentence or a dozen words ("Owner: Dana", "Deploy target: us-east-1" stay notes).
+const SPEAKER = /^\s*((?:[\p{Lu}][\p{L}'’.-]*(?: [\p{Lu}][\p{L}'’.-]*)?)|(?:[Uu]ser|[Aa]ssistant|[Hh]uman|AI|[Bb]ot|[Ss]ystem|[Aa]gent|[Cc]ustomer|[Ss]upport))\s*:\s+(\S.*)$/u;
+const UTTERANCE = /[!?]|\b(?:i|i'm|i've|i'll|i'd|me|my|you|you're|your|we|we're|our|us)\b/i;
+
+/** A line's speaker label and the rest of it, or null when the line has none. */
+export function speakerLabel(line: string): { speaker: string; text: string } | null {
+  const m = SPEAKER.exec(line);
+  if (!m || LEAD_IN.test(line)) return null;
+  const rest = m[2];
+  const utterance = UTTERANCE.test(rest) || rest.split(/\s+/).length >= 12 || sentencesOf(rest).length > 1;
+  return utterance ? { speaker: m[1].toLowerCase(), text: rest } : null;
+}
+
+/** Sentences of a text with their speaker: each line's label is taken off and said to be its sentences' speaker. */
+function spokenSentences(text: string): Array<{ text: string; speaker: string | null }> {
+  return text.replace(/\r/g, '').split(/\n+/).flatMap((line) => {
+    const label = speakerLabel(line);
+    return sentencesOf(label ? label.text : line).map((x) => ({ text: x, speaker: label?.speaker ?? null }));
+  });
+}
+
 export function analyzeMemory(text: string, lowerInitial: Lower = null): MemoryInfo {
-  const sentences = sentencesOf(text).slice(0, MAX_SENTENCES).map((x) => analyzeSentence(x, lowerInitial));
+  const sentences = spokenSentences(text).slice(0, MAX_SENTENCES).map((x) => analyzeSentence(x.text, lowerInitial, x.speaker));
   // The memory's subject: the first sentence's. When the first line is a title (a key, or a
   // short line without a verb such as a changelog header), it names the subject of the whole.
   const first = sentences[0];
@@ -744,6 +771,9 @@ function subKey(text: string): string | null {
   return /^[^:\n]{1,60}:\s+([^:\s][^:\n]{0,40}?):\s/.exec(text)?.[1].toLowerCase() ?? null;
 }
 
+/** Two sentences said by two speakers: "I" is a different person in each. */
+const otherSpeakers = (x: SentenceInfo, y: SentenceInfo) => x.speaker !== null && y.speaker !== null && x.speaker !== y.speaker;
+
 /** How a sentence pair relates its subjects: the same, different, or unknown (pronouns, imperatives). */
 function subjectRelation(x: SentenceInfo, y: SentenceInfo, mx: MemoryInfo, my: MemoryInfo): 'same' | 'different' | 'unknown' {
   // Two titled memories about different things (two packages, two projects) never compare.
@@ -757,7 +787,7 @@ function subjectRelation(x: SentenceInfo, y: SentenceInfo, mx: MemoryInfo, my: M
     (m.titled && m.anchors.keys.length ? m.anchors : s.subject.keys.length ? s.subject : s.subjectKind === 'none' ? m.anchors : NO_SUBJECT);
   const sx = own(x, mx);
   const sy = own(y, my);
-  if (x.subjectKind === 'first' && y.subjectKind === 'first' && !sx.keys.length && !sy.keys.length) return 'same';
+  if (x.subjectKind === 'first' && y.subjectKind === 'first' && !sx.keys.length && !sy.keys.length) return otherSpeakers(x, y) ? 'different' : 'same';
   // Two notes whose keys end in different nouns ("Preferred IDE" / "Preferred terminal") are two keys, names or not.
   const inKeys = (p: string[], q: string[]) => p.every((k) => q.some((m) => same(k, m)));
   if (x.kv && y.kv && sx.head && sy.head && !same(sx.head, sy.head) && !inKeys(sx.keys, sy.keys) && !inKeys(sy.keys, sx.keys)) return 'different';
@@ -827,7 +857,7 @@ export function alignedPairs(newer: MemoryInfo, older: MemoryInfo, k = ALIGNED_P
       if (!shared) for (const t of b.toks) if (t.kind === 'name' && a.toks.some((x) => x.kind === 'name' && alias(t.key, x.key))) shared++;
       // A pronoun subject in a memory that names the other sentence's subject ("Met Tom today; he moved").
       const coref = (x: SentenceInfo, mx: MemoryInfo, y: SentenceInfo) => x.subjectKind === 'pronoun' && y.subject.keys.length > 0 && y.subject.keys.every((k) => mx.keys.has(k));
-      if (shared === 0 && !(a.subjectKind === 'first' && b.subjectKind === 'first') && !coref(b, newer, a) && !coref(a, older, b)) continue;
+      if (shared === 0 && !(a.subjectKind === 'first' && b.subjectKind === 'first' && !otherSpeakers(a, b)) && !coref(b, newer, a) && !coref(a, older, b)) continue;
       scored.push([shared / Math.sqrt(Math.max(1, a.keys.size) * Math.max(1, b.keys.size)) + shared * 0.01, a, b]);
     }
   }
