@@ -269,8 +269,8 @@ export function tokenizeSentence(sentence: string, lowerInitial: Lower = null): 
       key = kind === 'value' ? valueKey(r, next) : low;
       // "2 TB", "10 am", "30 minutes": the unit word is part of the value.
       unitTaken = kind === 'value' && next !== undefined && (DURATION[next] !== undefined || SIZE[next] !== undefined || next === 'am' || next === 'pm') && /^\d[\d,.]*$/.test(r);
-    } else if (/^\p{Lu}$/u.test(r) && !atStart) {
-      kind = 'name'; // "Hall B", "plan A"
+    } else if (/^\p{Lu}$/u.test(r) && !atStart && r !== 'I') {
+      kind = 'name'; // "Hall B", "plan A" (not "Yesterday I went")
     } else if (NUMBER_WORDS[low] !== undefined) {
       kind = 'value';
       key = valueKey(NUMBER_WORDS[low], next);
