@@ -178,6 +178,21 @@ describe.each(variants)('contradiction detection ($name)', ({ env }) => {
     expect(list.body.items.filter((m: any) => m.status !== 'active' || m.supersedes_id).map((m: any) => m.content)).toEqual([]);
   });
 
+  it("in chat, a speaker's own update outdates what they said before; another speaker's does not", async () => {
+    const moved = await pair('Nadia: I live in Leeds with my two cats.', 'Nadia: Big news, I moved to York last month! Loving it so far.');
+    expect(moved.o.status).toBe('outdated');
+    await expectLinked(moved.tenantId, moved.o, moved.n, 'rdf_conflict');
+    const named = await pair('Nadia lives in Leeds.', 'Nadia: I moved to York last month!');
+    expect(named.o.status).toBe('outdated');
+    for (const [older, newer] of [
+      ['Nadia: I live in Leeds with my two cats.', 'Omar: Big news, I moved to York last month! Loving it so far.'],
+      ['Jon: Thanks! I will not quit on my dreams. Your words really motivate me.', "Jon: Thanks! I won't quit, no matter what. Your encouragement keeps me going."],
+    ]) {
+      const { tenantId, o, n } = await pair(older, newer);
+      await expectUntouched(tenantId, o, n);
+    }
+  });
+
   it('a chain of updates links each row to the one it replaced', async () => {
     const tenantId = tenant();
     const a = await write(tenantId, { content: 'Grace lives in Lyon.' });

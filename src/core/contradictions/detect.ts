@@ -7,7 +7,7 @@
 // Similarity alone is never a signal: embeddings place "bought a car" next to "sold her car".
 import { LRUCache } from 'lru-cache';
 import { compareObjects, isSingleValued, MONTHS, numberWord, predicateSpec, slotOf, WEEKDAYS } from './predicates.js';
-import { expandContractions, extractTriples, givenTriple, splitSentences, type Triple } from './triples.js';
+import { expandContractions, extractTriples, givenTriple, spokenSentences, type Spoken, type Triple } from './triples.js';
 
 export { isSingleValued } from './predicates.js';
 
@@ -132,8 +132,10 @@ export function judgePair(newer: MemoryFacts, older: MemoryFacts, opts: JudgeOpt
   if (sim < threshold) return result('none', 'below_similarity', [`similarity:${round(sim)}`]);
 
   const multiValued = multiValuedMatch || [...tn, ...to].some((t) => t.predicate !== 'left' && predicateSpec(t.predicate)?.singleValued === false);
-  for (const x of sn) {
-    for (const y of so) {
+  for (const { sentence: x, speaker: sx } of sn) {
+    for (const { sentence: y, speaker: sy } of so) {
+      // Two speakers' sentences are two people's: "I love hiking" / "I hate hiking" disagree about nothing.
+      if (sx && sy && sx !== sy) continue;
       const s = sentenceSignal(x, y, multiValued);
       if (s) return result('semantic_conflict', s.reason, [`similarity:${round(sim)}`, ...s.signals]);
     }
@@ -235,12 +237,12 @@ function kindOf(norm: string, prev: Tok | undefined): Kind {
 
 // The detector judges a memory against each of its candidates, and a tenant's neighbours come back
 // write after write: sentence splits and tokenisations are kept (pure functions of the text).
-const sentenceCache = new LRUCache<string, string[]>({ max: 2_000 });
+const sentenceCache = new LRUCache<string, Spoken[]>({ max: 2_000 });
 const tokenCache = new LRUCache<string, Tok[]>({ max: 8_000 });
 
-function sentencesCached(text: string): string[] {
+function sentencesCached(text: string): Spoken[] {
   let s = sentenceCache.get(text);
-  if (!s) sentenceCache.set(text, (s = splitSentences(text)));
+  if (!s) sentenceCache.set(text, (s = spokenSentences(text)));
   return s;
 }
 

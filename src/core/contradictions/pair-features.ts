@@ -6,6 +6,7 @@
 // A memory is split into sentences; each sentence into typed tokens (values, names, pronouns,
 // negations, time words) with its subject (the words before the first verb, or the key of a
 // `key: value` note) and its markers of change, history, plans and additions.
+import { speakerLabel, withoutOpener } from './speakers.js';
 
 export type TokKind = 'word' | 'name' | 'value' | 'ordinal' | 'timeref' | 'pron1' | 'pron' | 'neg';
 
@@ -181,6 +182,19 @@ const MARKERS: Array<[Mark, RegExp]> = [
   ['multi', /\b(?:another|also|too|as well|additional(?:ly)?|other|both|extra|more|again|add(?:ed|s|ing)?|plus|second|third|fourth|fifth|one more|new (?:hobby|friend|pet|puppy|dog|cat|member|club|class|course))\b/],
 ];
 
+// Idioms with a negation word that deny nothing: "no matter what", "not only … but".
+const NOT_NEGATION = /^(?:no (?:matter|doubt|problem|worries|wonder)|not only)\b/;
+const NEGCHANGE = new RegExp(MARKERS.find(([m]) => m === 'negchange')![1].source, 'g');
+// "I won't quit", "she never left": a denied stop is no change.
+const DENIED = /(?:\b(?:not|never)|n't|\bcannot)\s+(?:\w+\s+)?$/;
+
+/** The sentence says something stopped or ended ("no longer", "quit", "left"), not that it did not. */
+function stopsSomething(low: string): boolean {
+  // ("anymore", "no longer" go with a negation: "I don't smoke anymore" stopped)
+  for (const m of low.matchAll(NEGCHANGE)) if (/^(?:any|no |not )/.test(m[0]) || !DENIED.test(low.slice(0, m.index))) return true;
+  return false;
+}
+
 // Keys of a note that introduce it rather than name its subject ("Update: Alice moved to Paris").
 const LEAD_IN = /^\s*(?:(?:(?:quick|small|short|big|latest|another|important|one more) )?(?:update|note|fyi|correction|btw|heads[- ]up|reminder|edit|news|status|info|important|todo|nb|ps)\b[^:=]{0,40}|[^:=\n]{0,30}\b(?:notes|summary|recap|minutes|digest|debrief|highlights|takeaways) ?)[:=]/i;
 const COPULA = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'becomes', 'became']);
@@ -277,7 +291,7 @@ export function tokenizeSentence(sentence: string, lowerInitial: Lower = null): 
     } else if (ORDINALS.has(low)) kind = 'ordinal';
     // "last sprint" / "this sprint": other periods
     else if (PERIOD_REF.has(low) && PERIOD.test(raw[i + 1] ?? '')) kind = 'timeref';
-    else if (NEG.has(low)) kind = 'neg';
+    else if (NEG.has(low) && !NOT_NEGATION.test(`${low} ${next ?? ''}`)) kind = 'neg';
     else if (PRON1.has(low)) kind = 'pron1';
     else if (PRON.has(low)) kind = 'pron';
     else if (TIMEREF.has(low) || (low.endsWith('s') && TIMEREF.has(low.slice(0, -1))) || low === 'weekdays' || low === 'weekday') kind = 'timeref';
@@ -343,7 +357,8 @@ const KV_RE = /^\s*([^:=\n]{1,60}?)\s*(?::|=|→|->)\s+(\S.*)$/;
 
 function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: string | null = null): SentenceInfo {
   // "Update: …", "Quick note after the reorg: …" introduce the sentence; they are not its subject.
-  const text = LEAD_IN.test(full) ? full.replace(LEAD_IN, '').trim() || full : full;
+  const led = LEAD_IN.test(full) ? full.replace(LEAD_IN, '').trim() || full : full;
+  const text = withoutOpener(led);
   const low = text.toLowerCase();
   const kvm = KV_RE.exec(text);
   const kv = Boolean(kvm && kvm[1].split(/\s+/).length <= 6 && !/(?:^|\s)(?:is|are|was|were|said|says)(?:\s|$)/i.test(kvm[1]));
@@ -373,7 +388,7 @@ function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: stri
         ? 'pronoun'
         : 'none';
   const marks = new Set<Mark>();
-  for (const [m, re] of MARKERS) if (re.test(low)) marks.add(m);
+  for (const [m, re] of MARKERS) if (m === 'negchange' ? stopsSomething(low) : re.test(low)) marks.add(m);
   // Rates per second, minute or hour compare per hour ("100 requests per minute" = "6,000 per hour").
   const PER_HOUR = table({ second: 3600, sec: 3600, minute: 60, min: 60, hour: 1, hr: 1 });
   const values = toks.filter((t) => t.kind === 'value').map((t) => {
@@ -499,22 +514,6 @@ export function sentencesOf(text: string): string[] {
     out.push(line.slice(start));
   }
   return out.map((s) => s.replace(/^\s*[-*+•]\s+/, '').trim()).filter((s) => /[\p{L}\d]/u.test(s));
-}
-
-// "Melanie: Wow, Caroline! What kinda jobs…": a chat line opens with who speaks, one or two
-// capitalised words or a role ("user:", "assistant:"). It is a speaker label, not the key of a
-// `key: value` note, when what follows reads as an utterance: a question or exclamation, a personal
-// pronoun, more than one sentence or a dozen words ("Owner: Dana", "Deploy target: us-east-1" stay notes).
-const SPEAKER = /^\s*((?:[\p{Lu}][\p{L}'’.-]*(?: [\p{Lu}][\p{L}'’.-]*)?)|(?:[Uu]ser|[Aa]ssistant|[Hh]uman|AI|[Bb]ot|[Ss]ystem|[Aa]gent|[Cc]ustomer|[Ss]upport))\s*:\s+(\S.*)$/u;
-const UTTERANCE = /[!?]|\b(?:i|i'm|i've|i'll|i'd|me|my|you|you're|your|we|we're|our|us)\b/i;
-
-/** A line's speaker label and the rest of it, or null when the line has none. */
-export function speakerLabel(line: string): { speaker: string; text: string } | null {
-  const m = SPEAKER.exec(line);
-  if (!m || LEAD_IN.test(line)) return null;
-  const rest = m[2];
-  const utterance = UTTERANCE.test(rest) || rest.split(/\s+/).length >= 12 || sentencesOf(rest).length > 1;
-  return utterance ? { speaker: m[1].toLowerCase(), text: rest } : null;
 }
 
 /** Sentences of a text with their speaker: each line's label is taken off and said to be its sentences' speaker. */
@@ -773,6 +772,8 @@ function subKey(text: string): string | null {
 
 /** Two sentences said by two speakers: "I" is a different person in each. */
 const otherSpeakers = (x: SentenceInfo, y: SentenceInfo) => x.speaker !== null && y.speaker !== null && x.speaker !== y.speaker;
+/** A chat line's "I" is the one name the other subject gives ("Nadia: I moved to York" / "Nadia lives in Leeds"). */
+const speaks = (x: SentenceInfo, s: Subject) => x.subjectKind === 'first' && x.speaker !== null && s.names.length === 1 && s.names[0] === x.speaker.replace(/[-_ ]/g, '');
 
 /** How a sentence pair relates its subjects: the same, different, or unknown (pronouns, imperatives). */
 function subjectRelation(x: SentenceInfo, y: SentenceInfo, mx: MemoryInfo, my: MemoryInfo): 'same' | 'different' | 'unknown' {
@@ -791,6 +792,7 @@ function subjectRelation(x: SentenceInfo, y: SentenceInfo, mx: MemoryInfo, my: M
   // Two notes whose keys end in different nouns ("Preferred IDE" / "Preferred terminal") are two keys, names or not.
   const inKeys = (p: string[], q: string[]) => p.every((k) => q.some((m) => same(k, m)));
   if (x.kv && y.kv && sx.head && sy.head && !same(sx.head, sy.head) && !inKeys(sx.keys, sy.keys) && !inKeys(sy.keys, sx.keys)) return 'different';
+  if (speaks(x, sy) || speaks(y, sx)) return 'same';
   if (!sx.keys.length || !sy.keys.length) {
     // "Met Tom today; he moved": a pronoun in a memory that names the other side's subject.
     const named = (s: Subject, m: MemoryInfo) => s.keys.length > 0 && s.keys.every((k) => m.keys.has(k));
@@ -857,7 +859,8 @@ export function alignedPairs(newer: MemoryInfo, older: MemoryInfo, k = ALIGNED_P
       if (!shared) for (const t of b.toks) if (t.kind === 'name' && a.toks.some((x) => x.kind === 'name' && alias(t.key, x.key))) shared++;
       // A pronoun subject in a memory that names the other sentence's subject ("Met Tom today; he moved").
       const coref = (x: SentenceInfo, mx: MemoryInfo, y: SentenceInfo) => x.subjectKind === 'pronoun' && y.subject.keys.length > 0 && y.subject.keys.every((k) => mx.keys.has(k));
-      if (shared === 0 && !(a.subjectKind === 'first' && b.subjectKind === 'first' && !otherSpeakers(a, b)) && !coref(b, newer, a) && !coref(a, older, b)) continue;
+      const sameSpeaker = (a.subjectKind === 'first' && b.subjectKind === 'first' && !otherSpeakers(a, b)) || speaks(a, b.subject) || speaks(b, a.subject);
+      if (shared === 0 && !sameSpeaker && !coref(b, newer, a) && !coref(a, older, b)) continue;
       scored.push([shared / Math.sqrt(Math.max(1, a.keys.size) * Math.max(1, b.keys.size)) + shared * 0.01, a, b]);
     }
   }

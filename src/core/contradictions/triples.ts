@@ -2,6 +2,7 @@
 // common phrasings ("Alice lives in Berlin", "The price of the Pro plan is $20", "Bob reports to
 // Carol"). Precision over coverage: anything unclear (pronoun subjects, reported speech,
 // compound subjects) yields nothing rather than a guess.
+import { speakerLabel, withoutOpener } from './speakers.js';
 import { attributePredicate, canonicalPredicate, normalizeObject, parseDate, predicateSpec, stripQualifiers } from './predicates.js';
 
 export interface Triple {
@@ -329,13 +330,26 @@ export function extractTriples(text: string): Triple[] {
   if (!text) return [];
   const out: Triple[] = [];
   const named = new Set<string>();
-  for (const s of splitSentences(text)) {
-    const t = tripleFromSentence(s) ?? resolvedPronoun(s, named);
+  for (const { sentence: s, speaker } of spokenSentences(text)) {
+    let t = tripleFromSentence(s) ?? resolvedPronoun(s, named);
+    // A chat line's "I" is its speaker ("Nadia: I moved to York" is about Nadia; another speaker's "I" is someone else).
+    if (t && speaker && t.subject === 'i') t = { ...t, subject: normalizeSubject(speaker) };
     if (t) out.push(t);
     // Capitalised words inside a sentence (not its first word) are names it gives.
     for (const m of s.matchAll(/(?<=\S\s+)\b\p{Lu}\p{Ll}+\b/gu)) named.add(m[0]);
   }
   return out;
+}
+
+/** A sentence and the speaker of its line (speakers.ts), null when the line has no label. */
+export interface Spoken { sentence: string; speaker: string | null }
+
+/** Sentences of a text with the speaker of their line, its label taken off. */
+export function spokenSentences(text: string): Spoken[] {
+  return text.replace(/\r/g, '').split(/\n+/).flatMap((line) => {
+    const label = speakerLabel(line);
+    return splitSentences(label ? label.text : line).map((sentence) => ({ sentence: withoutOpener(sentence), speaker: label?.speaker ?? null }));
+  });
 }
 
 /**

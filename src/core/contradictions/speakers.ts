@@ -1,0 +1,32 @@
+// How chat lines are written. "Melanie: Wow, Caroline! What kinda jobs…": a line opens with who
+// speaks, one or two capitalised words or a role ("user:", "assistant:"). It is a speaker label,
+// not the key of a `key: value` note, when what follows reads as an utterance: a question or
+// exclamation, a personal pronoun, more than one sentence or a dozen words ("Owner: Dana",
+// "Deploy target: us-east-1" stay notes), and the label is not a lead-in ("Update: we moved!").
+const SPEAKER = /^\s*((?:[\p{Lu}][\p{L}'’.-]*(?: [\p{Lu}][\p{L}'’.-]*)?)|(?:[Uu]ser|[Aa]ssistant|[Hh]uman|AI|[Bb]ot|[Ss]ystem|[Aa]gent|[Cc]ustomer|[Ss]upport))\s*:\s+(\S.*)$/u;
+const UTTERANCE = /[!?]|\b(?:i|i'm|i've|i'll|i'd|me|my|you|you're|your|we|we're|our|us)\b/i;
+const LEAD_WORDS = /^(?:update|note|notes|fyi|correction|btw|heads[- ]up|reminder|edit|news|status|info|important|todo|nb|ps|summary|recap|minutes)\b/i;
+
+/** A line's speaker label (lower case) and the rest of the line, or null when it has none. */
+export function speakerLabel(line: string): { speaker: string; text: string } | null {
+  const m = SPEAKER.exec(line);
+  if (!m || LEAD_WORDS.test(m[1])) return null;
+  const rest = m[2];
+  const utterance = UTTERANCE.test(rest) || rest.split(/\s+/).length >= 12 || /[.!?]\s+\S/.test(rest);
+  return utterance ? { speaker: m[1].toLowerCase(), text: rest } : null;
+}
+
+// "Big news, I moved to York", "Honestly, we never used it": a short opener before a first-person
+// subject is not the subject. Kept when it says where or when ("At Google, I…", "Last month, I…").
+const OPENER = /^\s*([\p{L}'’]+(?: [\p{Ll}'’]+){0,2}),\s+(?=(?:I|I'm|I've|I'll|I'd|we|we're|we've|my|our)\b)/u;
+const OPENER_KEEP = /^(?:at|in|on|for|with|from|after|before|since|during|by|until|as|when|while|if|once|last|next|this|every|yesterday|today|tonight|tomorrow|recently|lately|earlier|later|now|then|ago)$/;
+const OPENER_TIME = /^(?:\w+day|weekend|week|weeks|month|months|year|years|morning|evening|afternoon|night|summer|winter|spring|autumn|fall|january|february|march|april|may|june|july|august|september|october|november|december)$/;
+
+/** The sentence without such an opener. */
+export function withoutOpener(text: string): string {
+  const m = OPENER.exec(text);
+  if (!m) return text;
+  const words = m[1].toLowerCase().split(' ');
+  if (words.some((w) => OPENER_KEEP.test(w) || OPENER_TIME.test(w))) return text;
+  return text.slice(m[0].length);
+}
