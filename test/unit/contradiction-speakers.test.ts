@@ -1,0 +1,40 @@
+// How chat lines are read: speaker labels, and openers before a first-person subject.
+import { describe, expect, it } from 'vitest';
+import { speakerLabel, withoutOpener } from '../../src/core/contradictions/speakers.js';
+import { extractTriples } from '../../src/core/contradictions/triples.js';
+
+describe('speakerLabel', () => {
+  it('reads a chat line as its speaker and what was said', () => {
+    expect(speakerLabel('Melanie: Wow, Caroline! What kinda jobs are you thinking of?')).toEqual({ speaker: 'melanie', text: 'Wow, Caroline! What kinda jobs are you thinking of?' });
+    expect(speakerLabel('user: I moved to Paris last week, any tips?')).toEqual({ speaker: 'user', text: 'I moved to Paris last week, any tips?' });
+    expect(speakerLabel('Ana Lima: Sounds good. See you at the climbing gym tomorrow')).toEqual({ speaker: 'ana lima', text: 'Sounds good. See you at the climbing gym tomorrow' });
+  });
+
+  it('leaves notes and lead-ins alone', () => {
+    for (const line of ['Owner: Dana', 'deploy owner: dana', 'Deploy target: us-east-1', 'Q3 budget: $1.2M', 'Update: we moved to GCP!', 'Alice: lives in Berlin']) {
+      expect(speakerLabel(line), line).toBeNull();
+    }
+  });
+});
+
+describe('withoutOpener', () => {
+  it('drops a short opener before a first-person subject', () => {
+    expect(withoutOpener('Big news, I moved to York last month!')).toBe('I moved to York last month!');
+    expect(withoutOpener('Honestly, we never used it')).toBe('we never used it');
+    // (a name addressed is not the subject either)
+    expect(withoutOpener('Alice, we need you on call')).toBe('we need you on call');
+  });
+
+  it('keeps one that says where or when, and anything else', () => {
+    for (const s of ['At Google, I lead the infra team', 'Last month, I moved to York', 'On Monday, we ship', 'In Lisbon, my rent doubled', 'I moved, finally']) {
+      expect(withoutOpener(s), s).toBe(s);
+    }
+  });
+});
+
+describe('triples of chat lines', () => {
+  it("a speaker's I is the speaker", () => {
+    expect(extractTriples('Nadia: I moved to York last month!').map((t) => t.subject)).toEqual(['nadia']);
+    expect(extractTriples('I moved to York last month.').map((t) => t.subject)).toEqual(['i']);
+  });
+});
