@@ -6,7 +6,7 @@
 // A memory is split into sentences; each sentence into typed tokens (values, names, pronouns,
 // negations, time words) with its subject (the words before the first verb, or the key of a
 // `key: value` note) and its markers of change, history, plans and additions.
-import { speakerLabel, withoutOpener } from './speakers.js';
+import { speakerLines, withoutOpener } from './speakers.js';
 
 export type TokKind = 'word' | 'name' | 'value' | 'ordinal' | 'timeref' | 'pron1' | 'pron' | 'neg';
 
@@ -516,13 +516,9 @@ export function sentencesOf(text: string): string[] {
   return out.map((s) => s.replace(/^\s*[-*+•]\s+/, '').trim()).filter((s) => /[\p{L}\d]/u.test(s));
 }
 
-/** Sentences of a text with their speaker: each line's label is taken off and said to be its sentences' speaker. */
-function spokenSentences(text: string): Array<{ text: string; speaker: string | null }> {
-  return text.replace(/\r/g, '').split(/\n+/).flatMap((line) => {
-    const label = speakerLabel(line);
-    return sentencesOf(label ? label.text : line).map((x) => ({ text: x, speaker: label?.speaker ?? null }));
-  });
-}
+/** Sentences of a text, each with the speaker of its line. */
+const spokenSentences = (text: string) =>
+  speakerLines(text).flatMap((line) => sentencesOf(line.text).map((x) => ({ text: x, speaker: line.speaker })));
 
 export function analyzeMemory(text: string, lowerInitial: Lower = null): MemoryInfo {
   const sentences = spokenSentences(text).slice(0, MAX_SENTENCES).map((x) => analyzeSentence(x.text, lowerInitial, x.speaker));

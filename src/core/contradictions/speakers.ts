@@ -16,6 +16,14 @@ export function speakerLabel(line: string): { speaker: string; text: string } | 
   return utterance ? { speaker: m[1].toLowerCase(), text: rest } : null;
 }
 
+/** The lines of a text, each with its speaker label taken off and named (null when it has none). */
+export function speakerLines(text: string): Array<{ text: string; speaker: string | null }> {
+  return text.replace(/\r/g, '').split(/\n+/).map((line) => {
+    const label = speakerLabel(line);
+    return label ? label : { text: line, speaker: null };
+  });
+}
+
 // "Big news, I moved to York", "Honestly, we never used it": a short opener before a first-person
 // subject is not the subject. Kept when it says where or when ("At Google, I…", "Last month, I…").
 const OPENER = /^\s*([\p{L}'’]+(?: [\p{Ll}'’]+){0,2}),\s+(?=(?:I|I'm|I've|I'll|I'd|we|we're|we've|my|our)\b)/u;

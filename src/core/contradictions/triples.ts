@@ -2,7 +2,7 @@
 // common phrasings ("Alice lives in Berlin", "The price of the Pro plan is $20", "Bob reports to
 // Carol"). Precision over coverage: anything unclear (pronoun subjects, reported speech,
 // compound subjects) yields nothing rather than a guess.
-import { speakerLabel, withoutOpener } from './speakers.js';
+import { speakerLines, withoutOpener } from './speakers.js';
 import { attributePredicate, canonicalPredicate, normalizeObject, parseDate, predicateSpec, stripQualifiers } from './predicates.js';
 
 export interface Triple {
@@ -346,10 +346,7 @@ export interface Spoken { sentence: string; speaker: string | null }
 
 /** Sentences of a text with the speaker of their line, its label taken off. */
 export function spokenSentences(text: string): Spoken[] {
-  return text.replace(/\r/g, '').split(/\n+/).flatMap((line) => {
-    const label = speakerLabel(line);
-    return splitSentences(label ? label.text : line).map((sentence) => ({ sentence: withoutOpener(sentence), speaker: label?.speaker ?? null }));
-  });
+  return speakerLines(text).flatMap((line) => splitSentences(line.text).map((x) => ({ sentence: withoutOpener(x), speaker: line.speaker })));
 }
 
 /**
