@@ -293,10 +293,12 @@ interface Hunk {
 function diff(x: Tok[], y: Tok[]): Hunk[] {
   const n = x.length;
   const m = y.length;
-  const L: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
+  // LCS lengths of the suffixes, row-major in one array: L(i, j) = L[i * w + j].
+  const w = m + 1;
+  const L = new Uint16Array((n + 1) * w);
   for (let i = n - 1; i >= 0; i--) {
     for (let j = m - 1; j >= 0; j--) {
-      L[i][j] = x[i].stem === y[j].stem ? L[i + 1][j + 1] + 1 : Math.max(L[i + 1][j], L[i][j + 1]);
+      L[i * w + j] = x[i].stem === y[j].stem ? L[(i + 1) * w + j + 1] + 1 : Math.max(L[(i + 1) * w + j], L[i * w + j + 1]);
     }
   }
   const hunks: Hunk[] = [];
@@ -315,7 +317,7 @@ function diff(x: Tok[], y: Tok[]): Hunk[] {
       flush();
       i++;
       j++;
-    } else if (j < m && (i >= n || L[i][j + 1] >= L[i + 1][j])) {
+    } else if (j < m && (i >= n || L[i * w + j + 1] >= L[(i + 1) * w + j])) {
       cur ??= { a: [], b: [] };
       cur.b.push(y[j++]);
     } else {

@@ -844,19 +844,33 @@ export interface SentencePairView {
   fixedEvent: boolean;
 }
 
+/** A pronoun subject in a memory that names the other sentence's subject ("Met Tom today; he moved"). */
+const corefers = (x: SentenceInfo, mx: MemoryInfo, y: SentenceInfo) =>
+  x.subjectKind === 'pronoun' && y.subject.keys.length > 0 && y.subject.keys.every((k) => mx.keys.has(k));
+const nameKeysOf = (x: SentenceInfo) => x.toks.filter((t) => t.kind === 'name').map((t) => t.key);
+
 /** The sentence pairs worth a full comparison: most shared content first. */
 export function alignedPairs(newer: MemoryInfo, older: MemoryInfo, k = ALIGNED_PAIRS): Array<[SentenceInfo, SentenceInfo]> {
   const scored: Array<[number, SentenceInfo, SentenceInfo]> = [];
+  const olderNames = older.sentences.map(nameKeysOf);
+  // Shared keys counted through an index of the older sentences' keys: long memories have hundreds
+  // of sentence pairs, most sharing nothing.
+  const withKey = new Map<string, number[]>();
+  older.sentences.forEach((a, i) => { for (const key of a.keys) (withKey.get(key) ?? withKey.set(key, []).get(key)!).push(i); });
+  const counts = new Uint16Array(older.sentences.length);
   for (const b of newer.sentences) {
-    for (const a of older.sentences) {
-      let shared = 0;
-      for (const key of b.keys) if (a.keys.has(key)) shared++;
+    const bNames = nameKeysOf(b);
+    counts.fill(0);
+    for (const key of b.keys) for (const i of withKey.get(key) ?? []) counts[i]++;
+    for (let i = 0; i < older.sentences.length; i++) {
+      const a = older.sentences[i];
+      let shared = counts[i];
       // An abbreviated name shares content with its long form ("PG" / "Postgres", "K8s" / "Kubernetes").
-      if (!shared) for (const t of b.toks) if (t.kind === 'name' && a.toks.some((x) => x.kind === 'name' && alias(t.key, x.key))) shared++;
-      // A pronoun subject in a memory that names the other sentence's subject ("Met Tom today; he moved").
-      const coref = (x: SentenceInfo, mx: MemoryInfo, y: SentenceInfo) => x.subjectKind === 'pronoun' && y.subject.keys.length > 0 && y.subject.keys.every((k) => mx.keys.has(k));
-      const sameSpeaker = (a.subjectKind === 'first' && b.subjectKind === 'first' && !otherSpeakers(a, b)) || speaks(a, b.subject) || speaks(b, a.subject);
-      if (shared === 0 && !sameSpeaker && !coref(b, newer, a) && !coref(a, older, b)) continue;
+      if (!shared) for (const n of bNames) if (olderNames[i].some((x) => alias(n, x))) shared++;
+      if (shared === 0) {
+        const sameSpeaker = (a.subjectKind === 'first' && b.subjectKind === 'first' && !otherSpeakers(a, b)) || speaks(a, b.subject) || speaks(b, a.subject);
+        if (!sameSpeaker && !corefers(b, newer, a) && !corefers(a, older, b)) continue;
+      }
       scored.push([shared / Math.sqrt(Math.max(1, a.keys.size) * Math.max(1, b.keys.size)) + shared * 0.01, a, b]);
     }
   }
