@@ -6,7 +6,7 @@
 // A memory is split into sentences; each sentence into typed tokens (values, names, pronouns,
 // negations, time words) with its subject (the words before the first verb, or the key of a
 // `key: value` note) and its markers of change, history, plans and additions.
-import { speakerLines, withoutOpener } from './speakers.js';
+import { LEAD_IN, speakerLines, withoutOpener } from './speakers.js';
 
 export type TokKind = 'word' | 'name' | 'value' | 'ordinal' | 'timeref' | 'pron1' | 'pron' | 'neg';
 
@@ -195,8 +195,6 @@ function stopsSomething(low: string): boolean {
   return false;
 }
 
-// Keys of a note that introduce it rather than name its subject ("Update: Alice moved to Paris").
-const LEAD_IN = /^\s*(?:(?:(?:quick|small|short|big|latest|another|important|one more) )?(?:update|note|fyi|correction|btw|heads[- ]up|reminder|edit|news|status|info|important|todo|nb|ps)\b[^:=]{0,40}|[^:=\n]{0,30}\b(?:notes|summary|recap|minutes|digest|debrief|highlights|takeaways) ?)[:=]/i;
 const COPULA = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'becomes', 'became']);
 const PASSIVE = /\b(?:was|were) (?:\w+ )?\w{3,}(?:ed|en|t)\b/;
 const PAST = /\b(?:was|were|had|did|went|ran|got|met|saw|made|took|came|left|bought|sold|won|lost|paid|grew|gave|told|said|wrote|began|spent|ate|drove|flew|ago|yesterday|last (?:week|month|year|time|night|weekend|friday|monday|sunday|saturday))\b|\b\w{3,}ed\b/;

@@ -5,12 +5,16 @@
 // "Deploy target: us-east-1" stay notes), and the label is not a lead-in ("Update: we moved!").
 const SPEAKER = /^\s*((?:[\p{Lu}][\p{L}'’.-]*(?: [\p{Lu}][\p{L}'’.-]*)?)|(?:[Uu]ser|[Aa]ssistant|[Hh]uman|AI|[Bb]ot|[Ss]ystem|[Aa]gent|[Cc]ustomer|[Ss]upport))\s*:\s+(\S.*)$/u;
 const UTTERANCE = /[!?]|\b(?:i|i'm|i've|i'll|i'd|me|my|you|you're|your|we|we're|our|us)\b/i;
-const LEAD_WORDS = /^(?:update|note|notes|fyi|correction|btw|heads[- ]up|reminder|edit|news|status|info|important|todo|nb|ps|summary|recap|minutes)\b/i;
+/**
+ * A lead-in label: what a note is ("Update:", "Quick update from Dana:", "Meeting notes:"), not
+ * who speaks nor the key of a `key: value` note. One rule for every reader of a memory's lines.
+ */
+export const LEAD_IN = /^\s*(?:(?:(?:quick|small|short|big|latest|another|important|one more) )?(?:update|note|fyi|correction|btw|heads[- ]up|reminder|edit|news|status|info|important|todo|nb|ps)\b[^:=]{0,40}|[^:=\n]{0,30}\b(?:notes|summary|recap|minutes|digest|debrief|highlights|takeaways) ?)[:=]/i;
 
 /** A line's speaker label (lower case) and the rest of the line, or null when it has none. */
 export function speakerLabel(line: string): { speaker: string; text: string } | null {
   const m = SPEAKER.exec(line);
-  if (!m || LEAD_WORDS.test(m[1])) return null;
+  if (!m || LEAD_IN.test(`${m[1]}:`)) return null;
   const rest = m[2];
   const utterance = UTTERANCE.test(rest) || rest.split(/\s+/).length >= 12 || /[.!?]\s+\S/.test(rest);
   return utterance ? { speaker: m[1].toLowerCase(), text: rest } : null;
