@@ -32,6 +32,21 @@ describe('UseLiteEmbedder (real model, 2 workers)', () => {
     expect(await emb.embed([])).toEqual([]);
   });
 
+  it('reads about the first windowChars characters: a long text embeds as its start, whatever follows', async () => {
+    const start = sentences(12).join(' ');
+    expect(start.length).toBeGreaterThan(emb.windowChars + 100);
+    const [a, b, head, short] = await emb.embed([
+      `${start} ${sentences(40, 'x').join(' ')}`,
+      `${start} ${'Completely different words about weather, soup and trains follow here. '.repeat(60)}`,
+      start.slice(0, emb.windowChars + 100),
+      start.slice(0, emb.windowChars / 2),
+    ]);
+    expect(dot(a, b)).toBeGreaterThan(0.9999);
+    expect(dot(a, head)).toBeGreaterThan(0.9999);
+    // Within the window every character counts.
+    expect(dot(a, short)).toBeLessThan(0.99);
+  });
+
   it('puts paraphrases closer than unrelated sentences', async () => {
     const [car1, car2, soup, market] = await emb.embed([
       'The car would not start this morning',

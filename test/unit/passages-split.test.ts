@@ -10,11 +10,11 @@ describe('splitPassages', () => {
     expect(splitPassages('x'.repeat(500))).toEqual([]);
   });
 
-  it('cuts at sentence ends, about targetChars each, every sentence covered, each passage opening with the last sentence of the one before', () => {
+  it('cuts at sentence ends, about targetChars each, every sentence covered, each passage opening with the last sentence of the one before when it is short', () => {
     const ps = splitPassages(text);
     expect(ps.length).toBeGreaterThan(3);
     for (const p of ps) {
-      expect(p.length).toBeLessThanOrEqual(400);
+      expect(p.length).toBeLessThanOrEqual(500);
       expect(p).toMatch(/^Sentence \d+ .*\.$/);
     }
     for (let i = 0; i < 30; i++) expect(ps.some((p) => p.includes(`Sentence ${i} says`))).toBe(true);
@@ -22,6 +22,14 @@ describe('splitPassages', () => {
       const last = ps[i - 1].split(/(?<=\.)\s+/).pop()!;
       expect(ps[i].startsWith(last)).toBe(true);
     }
+  });
+
+  it('repeats no long sentence: the passages of long sentences hold each once', () => {
+    const long = Array.from({ length: 24 }, (_, i) => `Sentence ${i} is a long one, ${'with many more words in it '.repeat(4)}and ends here.`).join(' ');
+    const ps = splitPassages(long);
+    const told = ps.flatMap((p) => [...p.matchAll(/Sentence (\d+) is/g)].map((m) => Number(m[1])));
+    expect(told).toEqual(Array.from({ length: 24 }, (_, i) => i));
+    expect(ps.join(' ').length).toBe(long.length);
   });
 
   it('splits on line breaks and cuts a run-on sentence at spaces', () => {

@@ -103,18 +103,25 @@ export class PassageIndexer {
       splitPassages(r.content, o).forEach((content, ord) => units.push({ memoryId: r.id, tenantId: r.tenant_id, ord, kind: 'passage', content }));
       if (r.previous?.length) units.push({ memoryId: r.id, tenantId: r.tenant_id, ord: -1, kind: 'context', content: contextText(r.previous, r.content) });
     }
-    const vectors = units.length ? await this.deps.embedder.embed(units.map((u) => u.content)) : [];
+    // A model that reads only a text's start (windowChars) gave the memory itself the vector of
+    // its first passage: that passage takes the memory's vector instead of a second embedding.
+    const window = this.deps.embedder.windowChars;
+    const own = (u: Unit) => window !== undefined && u.kind === 'passage' && u.ord === 0 && u.content.length <= window;
+    const embedded = units.filter((u) => !own(u));
+    const fresh = embedded.length ? await this.deps.embedder.embed(embedded.map((u) => u.content)) : [];
+    const vectorOf = new Map(embedded.map((u, i) => [u, fresh[i]]));
     await this.deps.db.tx(async (q) => {
       await q.query('DELETE FROM memory_passages WHERE memory_id = ANY($1::uuid[])', [ids]);
       for (let start = 0; start < units.length; start += 200) {
         const p = new Params();
-        const tuples = units.slice(start, start + 200).map((u, i) =>
-          `(${p.add(u.memoryId, 'uuid')}, ${p.add(u.ord, 'int')}, ${p.add(u.tenantId)}, ${p.add(u.kind)}, ${p.add(u.content)}, ${p.add(vectorParam(vectors[start + i]), 'vector')})`);
+        const tuples = units.slice(start, start + 200).map((u) =>
+          `(${p.add(u.memoryId, 'uuid')}, ${p.add(u.ord, 'int')}, ${p.add(u.tenantId)}, ${p.add(u.kind)}, ${p.add(u.content)}, ${p.add(vectorOf.has(u) ? vectorParam(vectorOf.get(u)!) : null, 'vector')})`);
         // A memory deleted meanwhile is skipped (the join finds no row).
         await q.query(
           `INSERT INTO memory_passages (memory_id, ord, tenant_id, kind, content, embedding)
-           SELECT u.* FROM (VALUES ${tuples.join(', ')}) AS u(memory_id, ord, tenant_id, kind, content, embedding)
-           WHERE EXISTS (SELECT 1 FROM memories m WHERE m.id = u.memory_id)`, p.values);
+           SELECT u.memory_id, u.ord, u.tenant_id, u.kind, u.content, coalesce(u.embedding, m.embedding)
+           FROM (VALUES ${tuples.join(', ')}) AS u(memory_id, ord, tenant_id, kind, content, embedding)
+           JOIN memories m ON m.id = u.memory_id`, p.values);
       }
     });
     return units.length;

@@ -9,13 +9,20 @@ export interface UseLiteOptions {
   workers?: number;
   /** Texts per worker job. 16 measured best on this model; larger batches pad to the longest text. */
   batchSize?: number;
-  /** Characters kept per text; the tokenizer is linear in length and meaning is diluted long before. */
+  /**
+   * Characters kept per text. The model reads its first 128 tokens (about 520 characters of
+   * English) and no token is longer than 16 characters, so 2,400 characters give the same vector
+   * as the whole text while the tokenizer, linear in length, stops early (a 3,600-character text
+   * embeds in about 70 instead of 87 ms).
+   */
   maxChars?: number;
 }
 
 export class UseLiteEmbedder implements Embedder {
   readonly modelId = 'use-lite';
   readonly dim = 512;
+  /** The 128 tokens the model reads, in characters of English text (measured: 118–133 tokens at 480–540). */
+  readonly windowChars = 500;
   private readonly pool: WorkerPool<string, Float32Array>;
   private readonly workers: number;
   private readonly batchSize: number;
@@ -24,7 +31,7 @@ export class UseLiteEmbedder implements Embedder {
   constructor(opts: UseLiteOptions = {}) {
     this.workers = opts.workers ?? 2;
     this.batchSize = opts.batchSize ?? 16;
-    this.maxChars = opts.maxChars ?? 20_000;
+    this.maxChars = opts.maxChars ?? 2_400;
     this.pool = new WorkerPool({
       name: 'use-lite embedder',
       url: workerUrl('use-lite-worker', import.meta.url),
