@@ -240,20 +240,31 @@ export async function loadCandidatesBatch(
   return out;
 }
 
-/** How many entities (from the writes' own extraction) each candidate shares with its memory, for a batch's (self, candidate) pairs in one statement: self id → candidate id → count. */
+/**
+ * How many entities (from the writes' own extraction) each candidate shares with its memory, for a
+ * batch's (self, candidate) pairs: self id → candidate id → count. Each memory's entities are read
+ * once and the pairs counted here: a long memory names dozens of entities, and joining the links
+ * per pair cost more than the judging.
+ */
 export async function sharedEntityCountsBatch(
   db: Queryable, tenantId: string, pairs: Array<{ selfId: string; id: string }>,
 ): Promise<Map<string, Map<string, number>>> {
   const out = new Map<string, Map<string, number>>();
   if (pairs.length === 0) return out;
-  const { rows } = await db.query<{ self_id: string; memory_id: string; n: number }>(
-    `SELECT p.self_id, p.id AS memory_id, count(*)::int AS n
-     FROM unnest($2::uuid[], $3::uuid[]) AS p(self_id, id)
-     JOIN entity_links s ON s.tenant_id = $1 AND s.memory_id = p.self_id
-     JOIN entity_links o ON o.tenant_id = $1 AND o.memory_id = p.id AND o.entity_id = s.entity_id
-     GROUP BY p.self_id, p.id`,
-    [tenantId, pairs.map((p) => p.selfId), pairs.map((p) => p.id)]);
-  for (const r of rows) (out.get(r.self_id) ?? out.set(r.self_id, new Map()).get(r.self_id)!).set(r.memory_id, Number(r.n));
+  const ids = [...new Set(pairs.flatMap((p) => [p.selfId, p.id]))];
+  const { rows } = await db.query<{ memory_id: string; entity_ids: string[] }>(
+    `SELECT memory_id, array_agg(entity_id::text) AS entity_ids FROM entity_links
+     WHERE tenant_id = $1 AND memory_id = ANY($2::uuid[]) GROUP BY memory_id`,
+    [tenantId, ids]);
+  const entities = new Map(rows.map((r) => [r.memory_id, new Set(r.entity_ids)]));
+  for (const p of pairs) {
+    const mine = entities.get(p.selfId);
+    const theirs = entities.get(p.id);
+    if (!mine || !theirs) continue;
+    let n = 0;
+    for (const e of theirs) if (mine.has(e)) n++;
+    if (n) (out.get(p.selfId) ?? out.set(p.selfId, new Map()).get(p.selfId)!).set(p.id, n);
+  }
   return out;
 }
 
