@@ -32,4 +32,13 @@ describe('worker pool lanes', () => {
     await Promise.all([running, ...passages, write, urgent]);
     expect(done).toEqual(['running', 'urgent', 'write', 'passages 1', 'passages 2']);
   });
+
+  it('runs background work in small jobs, so an urgent job waits for little of it', async () => {
+    const passages = inBackground(() => emb.embed(texts(40, 'passages')));
+    await new Promise((r) => setTimeout(r, 20));
+    await emb.embed(['where is the quarterly plan'], { urgent: true });
+    // Most of the 40 texts still wait, in jobs of two, behind the urgent one.
+    expect(emb.stats().queued).toBeGreaterThanOrEqual(10);
+    expect(await passages).toHaveLength(40);
+  });
 });

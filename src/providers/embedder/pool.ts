@@ -26,6 +26,8 @@ export interface WorkerPoolOptions {
   workerData?: unknown;
   /** Most items sent to a worker at once when merging queued jobs (a larger job goes alone). */
   maxBatch?: number;
+  /** The same for background jobs (default maxBatch): small, so an urgent job waits little for a running one. */
+  maxBackgroundBatch?: number;
   /** How long a worker may take to load its model. */
   readyTimeoutMs?: number;
 }
@@ -248,9 +250,10 @@ export class WorkerPool<In, Out> {
       if (this.urgent.length === 0 && this.queue.length === 0 && this.background.length === 0) return;
       if (!slot || !slot.ready || slot.job) continue;
       const lane = this.urgent.length ? this.urgent : this.queue.length ? this.queue : this.background;
+      const cap = lane === this.background ? (this.opts.maxBackgroundBatch ?? max) : max;
       const jobs = [lane.shift()!];
       let count = jobs[0].items.length;
-      while (lane.length > 0 && count + lane[0].items.length <= max) {
+      while (lane.length > 0 && count + lane[0].items.length <= cap) {
         const next = lane.shift()!;
         count += next.items.length;
         jobs.push(next);

@@ -3,6 +3,14 @@
 import type { Embedder } from './types.js';
 import { WorkerPool, workerUrl, type WorkerPoolStats } from './pool.js';
 import { chunk } from './vector.js';
+import { currentPriority } from '../../infra/priority.js';
+
+/**
+ * Texts per worker job of background work (passages): a search's query embedding waits for the job
+ * a worker is running, and two 500-character passages take ~110 ms (the cost per text is the same
+ * at any batch size).
+ */
+const BACKGROUND_BATCH = 2;
 
 export interface UseLiteOptions {
   /** Worker threads, each with its own copy of the model (~100 MB RSS each). Default 2. */
@@ -37,6 +45,7 @@ export class UseLiteEmbedder implements Embedder {
       url: workerUrl('use-lite-worker', import.meta.url),
       size: this.workers,
       maxBatch: this.batchSize,
+      maxBackgroundBatch: BACKGROUND_BATCH,
     });
   }
 
@@ -52,7 +61,8 @@ export class UseLiteEmbedder implements Embedder {
     const order = clean.map((_, i) => i).sort((a, b) => clean[a].length - clean[b].length);
     // Small inputs are split evenly so every worker gets a share; large ones in batchSize chunks.
     // Concurrent small calls are merged by the pool up to batchSize.
-    const size = Math.max(1, Math.min(this.batchSize, Math.ceil(clean.length / this.workers)));
+    const most = currentPriority() === 'background' ? BACKGROUND_BATCH : this.batchSize;
+    const size = Math.max(1, Math.min(most, Math.ceil(clean.length / this.workers)));
     const groups = chunk(order, size);
     const parts = await Promise.all(groups.map((g) => this.pool.run(g.map((i) => clean[i]), opts.urgent)));
     const out = new Array<Float32Array>(texts.length);
