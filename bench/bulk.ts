@@ -3,7 +3,7 @@
 // (2–5k-character) ones:
 //   1. embedder alone: the texts in batches of the bulk size, CLIENTS batches at once;
 //   2. the full bulk path: the same texts over HTTP by CLIENTS clients, timed until the
-//      contradiction detector has drained its queue (entity extraction runs inside the write);
+//      contradiction detector and the passage indexer have drained their queues (entity extraction runs inside the write);
 //      searches run alongside, and their latency is compared with quiet searches before the ingest.
 // Prints throughput, the ratio full/embedder (target ≥ 85 %), CPU per memory (all threads of the
 // process: server, model and database workers) and so the non-embedding CPU per memory, the
@@ -76,6 +76,11 @@ const cpuMs = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 };
+/** Until the detector and the passage indexer have caught up: both are part of what a write costs. */
+async function drained(srv: BenchServer, ms = 600_000) {
+  await srv.services.bus.drain(ms);
+  await srv.services.passages.settled();
+}
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 const load = () => loadavg().map((x) => round(x, 2));
 
@@ -164,7 +169,7 @@ async function measureClass(srv: BenchServer, name: 'short' | 'long', texts: str
   const embedRate = texts.length / (embedMs / 1000);
   console.log(`[bulk] ${name}: embedder alone ${round(embedRate)}/s`);
 
-  // 2. The full bulk path over HTTP, searches alongside, until the detector has drained.
+  // 2. The full bulk path over HTTP, searches alongside, until the detector and the passages have drained.
   const quiet = await quietSearch(srv, 40, `${name}-quiet-`);
   const peakBefore = backlog.stats().processed;
   backlog.resetWindow();
@@ -176,7 +181,7 @@ async function measureClass(srv: BenchServer, name: 'short' | 'long', texts: str
   const depthTimer = setInterval(() => { maxDepth = Math.max(maxDepth, backlog.stats().depth); }, 50);
   const outcomes = await byClients(batches, CLIENTS, (b, i) => sendBatch(srv, `${name}-${i}`, b));
   const writtenMs = performance.now() - t;
-  await bus.drain(600_000);
+  await drained(srv);
   const bulkMs = performance.now() - t;
   const bulkCpu = cpuMs() - c;
   clearInterval(depthTimer);
@@ -231,7 +236,7 @@ async function singleWrites(srv: BenchServer, chars: number, n: number) {
     const r = await srv.call('POST', '/api/v1/memories', { tenant_id: 'default', agent_id: 'single', content: t });
     if (r.status !== 201) throw new Error(`single write answered ${r.status}`);
     write.push(performance.now() - t0);
-    await srv.services.bus.drain(120_000); // a quiet machine between writes: the detector of the last one is done
+    await drained(srv, 120_000); // a quiet machine between writes: the detector and passages of the last one are done
   }
   return { chars, load_avg: load(), write: percentiles(write), embed_alone: percentiles(embed) };
 }
@@ -242,7 +247,7 @@ export async function runBulkBench() {
     // Warm-up: loads the NLP models, warms the plans and gives searches something to find.
     await sendBatch(srv, 'warmup', Array.from({ length: 100 }, (_, i) => shortText(1_000_000 + i)));
     await sendBatch(srv, 'warmup-long', Array.from({ length: 10 }, (_, i) => longText(1_000_000 + i)));
-    await srv.services.bus.drain(120_000);
+    await drained(srv, 120_000);
 
     const short = await measureClass(srv, 'short', Array.from({ length: SHORT_N }, (_, i) => shortText(i)), SHORT_SIZE);
     const long = LONG_N > 0 ? await measureClass(srv, 'long', Array.from({ length: LONG_N }, (_, i) => longText(i)), LONG_SIZE) : null;
