@@ -40,6 +40,27 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 interface Unit { memoryId: string; tenantId: string; ord: number; kind: 'passage' | 'context'; content: string }
 
+/** Units stored per transaction (a memory's units are never split; a huge memory's go alone). */
+const STORE_UNITS = 24;
+
+/** Consecutive groups of memories with at most `most` units each (a memory with more goes alone). */
+function groupsOf(memories: Array<[string, Unit[]]>, most: number): Array<Array<[string, Unit[]]>> {
+  const out: Array<Array<[string, Unit[]]>> = [];
+  let cur: Array<[string, Unit[]]> = [];
+  let n = 0;
+  for (const m of memories) {
+    if (cur.length && n + m[1].length > most) {
+      out.push(cur);
+      cur = [];
+      n = 0;
+    }
+    cur.push(m);
+    n += m[1].length;
+  }
+  if (cur.length) out.push(cur);
+  return out;
+}
+
 export class PassageIndexer {
   private readonly queue = new Map<string, string>(); // memory id → tenant id, in arrival order
   private running: Promise<void> | null = null;
@@ -110,11 +131,18 @@ export class PassageIndexer {
     const embedded = units.filter((u) => !own(u));
     const fresh = embedded.length ? await this.deps.embedder.embed(embedded.map((u) => u.content)) : [];
     const vectorOf = new Map(embedded.map((u, i) => [u, fresh[i]]));
-    await this.deps.db.tx(async (q) => {
-      await q.query('DELETE FROM memory_passages WHERE memory_id = ANY($1::uuid[])', [ids]);
-      for (let start = 0; start < units.length; start += 200) {
+    // Stored a few memories per transaction: a transaction holds the embedded database's one
+    // session, and each row costs index inserts (HNSW, BM25), so a batch's hundreds of passages in
+    // one transaction kept searches waiting for a second or more.
+    const unitsOf = new Map<string, Unit[]>(ids.map((id) => [id, []]));
+    for (const u of units) unitsOf.get(u.memoryId)?.push(u);
+    for (const group of groupsOf([...unitsOf], STORE_UNITS)) {
+      await this.deps.db.tx(async (q) => {
+        await q.query('DELETE FROM memory_passages WHERE memory_id = ANY($1::uuid[])', [group.map(([id]) => id)]);
+        const rows = group.flatMap(([, us]) => us);
+        if (rows.length === 0) return;
         const p = new Params();
-        const tuples = units.slice(start, start + 200).map((u) =>
+        const tuples = rows.map((u) =>
           `(${p.add(u.memoryId, 'uuid')}, ${p.add(u.ord, 'int')}, ${p.add(u.tenantId)}, ${p.add(u.kind)}, ${p.add(u.content)}, ${p.add(vectorOf.has(u) ? vectorParam(vectorOf.get(u)!) : null, 'vector')})`);
         // A memory deleted meanwhile is skipped (the join finds no row).
         await q.query(
@@ -122,8 +150,8 @@ export class PassageIndexer {
            SELECT u.memory_id, u.ord, u.tenant_id, u.kind, u.content, coalesce(u.embedding, m.embedding)
            FROM (VALUES ${tuples.join(', ')}) AS u(memory_id, ord, tenant_id, kind, content, embedding)
            JOIN memories m ON m.id = u.memory_id`, p.values);
-      }
-    });
+      });
+    }
     return units.length;
   }
 }
