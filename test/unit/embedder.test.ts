@@ -339,6 +339,7 @@ describe('OpenAIEmbedder', () => {
 class CountingEmbedder implements Embedder {
   readonly modelId = 'counting';
   readonly dim = 3;
+  readonly windowChars = 7;
   calls: string[][] = [];
   closed = false;
   async init() {}
@@ -358,6 +359,7 @@ describe('CachedEmbedder', () => {
     const cached = new CachedEmbedder(inner, { size: 3 });
     expect(cached.modelId).toBe('counting');
     expect(cached.dim).toBe(3);
+    expect(cached.windowChars).toBe(7);
     const first = await cached.embed(['a', 'bb', 'a']);
     expect(inner.calls).toEqual([['a', 'bb']]);
     expect(first.map((v) => v[0])).toEqual([1, 2, 1]);

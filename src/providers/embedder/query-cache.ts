@@ -34,6 +34,10 @@ export class CachedEmbedder implements Embedder {
     return this.inner.dim;
   }
 
+  get windowChars(): number | undefined {
+    return this.inner.windowChars;
+  }
+
   init(): Promise<void> {
     return this.inner.init();
   }
