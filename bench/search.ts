@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { percentiles, reportResult, startBenchServer, timeIt, type BenchServer } from './lib.js';
 import { corpusQuestions, corpusSentences } from './search-corpus.js';
 import { vectorLiteral } from '../src/store/db.js';
+import { splitPassages } from '../src/core/passages/split.js';
 import { LOCAL_OPERATOR } from '../src/core/caller.js';
 import type { Extraction } from '../src/providers/entities/types.js';
 
@@ -22,8 +23,10 @@ const BASE = Math.min(Number(process.env.BENCH_BASE ?? 3000), ROWS);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 300);
 const WRITES = Number(process.env.BENCH_WRITES ?? 100);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 100);
+/** Long memories (2–5k characters) among the rows, with their passages as the service cuts them. */
+const LONG = Number(process.env.BENCH_LONG ?? 2500);
 const TENANT = 'default';
-const TARGETS = { search_p50_ms: 25, search_p95_ms: 40, write_p50_ms: 60 };
+const TARGETS = { search_p50_ms: 25, search_p95_ms: 40, write_p50_ms: 60, list_p95_ms: 20 };
 
 const log = (msg: string) => console.log(`[search bench] ${msg}`);
 
@@ -120,6 +123,52 @@ export async function seed(srv: BenchServer) {
     }
   });
 
+  await step('insert_long', async () => {
+    await db.query('DROP INDEX IF EXISTS memory_passages_embedding');
+    // Long memory i: consecutive base sentences up to 2–5k characters. Its vector is its first
+    // sentence's (the default embedder reads a text's first ~500 characters); its passages are cut
+    // as the service cuts them, each with the normalised mean of its sentences' vectors.
+    const dim = srv.services.embedder.dim;
+    const mean = (vs: Float32Array[]) => {
+      const out = new Float32Array(dim);
+      for (const v of vs) for (let d = 0; d < dim; d++) out[d] += v[d];
+      const n = Math.hypot(...out) || 1;
+      return out.map((x) => x / n);
+    };
+    for (let start = 0; start < LONG; start += 100) {
+      const mems: { id: string; content: string; first: number }[] = [];
+      const units: { id: string; ord: number; content: string; vector: Float32Array }[] = [];
+      for (let i = start; i < Math.min(LONG, start + 100); i++) {
+        const target = 2_000 + ((i * 977) % 3_001);
+        const first = (i * 31) % BASE;
+        const parts: number[] = [];
+        let len = 0;
+        for (let k = first; len < target; k = (k + 1) % BASE) {
+          parts.push(k);
+          len += sentences[k].length + 1;
+        }
+        const id = randomUUID();
+        const content = `${parts.map((k) => sentences[k]).join(' ')} (long ${i})`;
+        mems.push({ id, content, first });
+        splitPassages(content).forEach((text, ord) => {
+          const inside = parts.filter((k) => text.includes(sentences[k]));
+          units.push({ id, ord, content: text, vector: mean((inside.length ? inside : [first]).map((k) => vectors[k])) });
+        });
+      }
+      await db.query(
+        `INSERT INTO memories (id, tenant_id, fleet_id, agent_id, memory_type, content, content_hash, visibility, created_at, embedding, embedding_model, metadata)
+         SELECT x.id, $1, 'fleet-' || (x.n % 10), 'agent-' || (x.n % 50), 'episode', x.c, md5(x.c), 'scope_team',
+                now() - (x.n || ' minutes')::interval, x.e::vector, $2, '{}'::jsonb
+         FROM unnest($3::uuid[], $4::text[], $5::text[], $6::int[]) AS x(id, c, e, n)`,
+        [TENANT, srv.services.embedder.modelId, mems.map((m) => m.id), mems.map((m) => m.content),
+          mems.map((m) => vectorLiteral(vectors[m.first])), mems.map((_, j) => start + j)]);
+      await db.query(
+        `INSERT INTO memory_passages (memory_id, ord, tenant_id, kind, content, embedding)
+         SELECT x.id, x.o, $1, 'passage', x.c, x.e::vector FROM unnest($2::uuid[], $3::int[], $4::text[], $5::text[]) AS x(id, o, c, e)`,
+        [TENANT, units.map((u) => u.id), units.map((u) => u.ord), units.map((u) => u.content), units.map((u) => vectorLiteral(u.vector))]);
+    }
+  });
+
   await step('link_entities', async () => {
     await db.query(
       `INSERT INTO entity_links (memory_id, entity_id, tenant_id, role, created_at)
@@ -135,6 +184,7 @@ export async function seed(srv: BenchServer) {
     await db.tx(async (q) => {
       await q.query(`SET LOCAL maintenance_work_mem = '512MB'`);
       await q.query('CREATE INDEX memories_embedding ON memories USING hnsw (embedding vector_cosine_ops)');
+      await q.query('CREATE INDEX IF NOT EXISTS memory_passages_embedding ON memory_passages USING hnsw (embedding vector_cosine_ops)');
     });
   });
   await step('vacuum_analyze', async () => {
@@ -211,6 +261,13 @@ export async function runSearchBench() {
     });
     const embedCpu = cpuMsPer(cpu1, QUERIES);
 
+    log('list, first page');
+    const list = await timeIt(QUERIES, async (i) => {
+      const res = await fetch(`${srv.url}/api/v1/memories?tenant_id=${TENANT}&agent_id=agent-1&limit=20${i % 2 ? '&sort=weight' : ''}`, { headers: { 'x-api-key': key } });
+      await res.text();
+      if (res.status !== 200) throw new Error(`list answered ${res.status}`);
+    });
+
     log('recall (extractive)');
     const recall: number[] = [];
     for (let i = 0; i < Math.min(50, QUERIES); i++) recall.push((await search({ query: q() }, '/api/v1/recall')).ms);
@@ -232,6 +289,7 @@ export async function runSearchBench() {
     const searchStats = percentiles(plain);
     const result = {
       rows: ROWS,
+      long_rows: LONG,
       base_sentences: BASE,
       queries: QUERIES,
       warmup: WARMUP,
@@ -242,6 +300,7 @@ export async function runSearchBench() {
       candidates_per_leg: Object.fromEntries(Object.entries(candidates).map(([k, v]) => [k, stat(v).p50_ms])),
       query_embedding_alone: embedOnly,
       recall: percentiles(recall),
+      list_first_page: list,
       single_write: write,
       // CPU of the whole process (HTTP client, server, database, embedder and extractor threads) per
       // operation: unlike wall time, it hardly depends on what else the machine is running.
@@ -251,6 +310,7 @@ export async function runSearchBench() {
         search_p50: searchStats.p50_ms <= TARGETS.search_p50_ms,
         search_p95: searchStats.p95_ms <= TARGETS.search_p95_ms,
         write_p50: write.p50_ms <= TARGETS.write_p50_ms,
+        list_p95: list.p95_ms <= TARGETS.list_p95_ms,
       },
       note: 'Sequential requests on one machine; figures from a shared machine are noisy. Leg timings overlap: embed runs beside keyword and entity.',
     };
