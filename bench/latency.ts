@@ -6,7 +6,8 @@ import { reportResult, startBenchServer, timeIt } from './lib.js';
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 
 export async function runLatencyBench() {
-  const srv = await startBenchServer();
+  // The seeding statement writes 100k rows with every index: longer than the service's 30 s statement limit.
+  const srv = await startBenchServer({ LOCI_DB_STATEMENT_TIMEOUT_MS: String(3_600_000) });
   try {
     const db = srv.services.db;
     const t0 = performance.now();

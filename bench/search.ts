@@ -206,7 +206,9 @@ const stat = (xs: number[]) => {
 };
 
 export async function runSearchBench() {
-  const srv = await startBenchServer();
+  // Seeding rebuilds the vector indexes over all rows in one statement each: minutes, not the
+  // service's 30 s statement limit.
+  const srv = await startBenchServer({ LOCI_DB_STATEMENT_TIMEOUT_MS: String(3_600_000) });
   try {
     log(`seeding ${ROWS} rows from ${BASE} base sentences`);
     const seedTimings = await seed(srv);
