@@ -10,6 +10,7 @@ import type { EntityLegConfig, KeywordLegConfig, VectorLegConfig } from './confi
 import { searchConditions, type SearchFilter } from './filters.js';
 import { planKeywordQuery, tsQuote, type KeywordPlan, type TermFrequencies } from './keyword-plan.js';
 import type { Candidate } from './fusion.js';
+import { PASSAGE_DEFAULTS } from '../passages/split.js';
 
 /**
  * The table a vector or keyword leg reads (under alias `m`) and the rows of it the caller may
@@ -154,9 +155,10 @@ export async function keywordLeg(
   const plan = planKeywordQuery(lexemes, freqs, cfg);
   if (!plan.match || !plan.rank) return { candidates: [], terms: plan.terms };
   const ranking = tableRanking(t, rank);
+  const withUnits = Boolean(units?.enabled && t.name === 'memories');
   const [own, parts] = await Promise.all([
-    keywordQuery(db, t, query, plan, cfg, ranking, null),
-    units?.enabled && t.name === 'memories' ? keywordQuery(db, t, query, plan, cfg, ranking, units) : Promise.resolve([]),
+    keywordQuery(db, t, query, plan, cfg, ranking, null, withUnits ? PASSAGE_DEFAULTS.minChars : null),
+    withUnits ? keywordQuery(db, t, query, plan, cfg, ranking, units!, null) : Promise.resolve([]),
   ]);
   return { candidates: bestOf([own, parts], cfg.k), terms: plan.terms };
 }
@@ -171,8 +173,15 @@ export function bestOf(lists: readonly ScoredCandidate[][], k: number): ScoredCa
   return [...best.values()].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, k);
 }
 
+/**
+ * `scoredChars`: BM25 scores only the start of each row's text. pg_textsearch's `<@>` outside an
+ * index scan tokenizes the text it scores, so a thousand candidates among long memories cost most
+ * of a search (800 ms at 100k memories with 2,500 long ones); a long memory is scored through its
+ * passages (the other query), its own row by its start like any short memory.
+ */
 function keywordQuery(
   db: Queryable, t: LegTable, query: string, plan: KeywordPlan, cfg: KeywordLegConfig, rank: KeywordRanking, units: UnitSearch | null,
+  scoredChars: number | null,
 ): Promise<ScoredCandidate[]> {
   const p = new Params();
   const w = t.conditions(p);
@@ -201,7 +210,7 @@ function keywordQuery(
        GROUP BY c.id, c.weight, c.created_at, c.run_id, c.ts_valid_start
        ORDER BY score DESC, c.id LIMIT ${k}`
     : `SELECT c.id, c.weight, c.created_at, c.run_id, c.ts_valid_start, ${score} AS score FROM (
-         SELECT ${candidateColumns(t)}, m.search_tsv, ${t.text} AS content FROM ${t.name} m
+         SELECT ${candidateColumns(t)}, m.search_tsv, ${scoredChars ? `left(${t.text}, ${p.add(scoredChars, 'int')})` : t.text} AS content FROM ${t.name} m
          WHERE ${w.join(' AND ')} AND m.search_tsv @@ ${match}
          LIMIT ${limit}
        ) AS c
