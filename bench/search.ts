@@ -6,7 +6,8 @@
 // (cached in the OS temp dir across runs) and their entities extracted; the rows are then made
 // in SQL from them — each row's text is a base sentence plus a unique note, its vector a
 // normalised 85/15 blend of two base vectors, its entity links those of its base sentence.
-// The HNSW index is dropped for the load and rebuilt after it with a large maintenance_work_mem.
+// BENCH_LONG (default 2,500) long memories of consecutive base sentences join them, with their
+// passages. The HNSW indexes are dropped for the load and rebuilt after it with a large maintenance_work_mem.
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
