@@ -16,6 +16,8 @@ import { percentiles, reportResult, startBenchServer, timeIt, type BenchServer }
 import { corpusQuestions, corpusSentences } from './search-corpus.js';
 import { vectorLiteral } from '../src/store/db.js';
 import { splitPassages } from '../src/core/passages/split.js';
+import { meanVector } from '../src/core/skills/cluster.js';
+import { normalize } from '../src/providers/embedder/vector.js';
 import { LOCAL_OPERATOR } from '../src/core/caller.js';
 import type { Extraction } from '../src/providers/entities/types.js';
 
@@ -129,13 +131,7 @@ export async function seed(srv: BenchServer) {
     // Long memory i: consecutive base sentences up to 2–5k characters. Its vector is its first
     // sentence's (the default embedder reads a text's first ~500 characters); its passages are cut
     // as the service cuts them, each with the normalised mean of its sentences' vectors.
-    const dim = srv.services.embedder.dim;
-    const mean = (vs: Float32Array[]) => {
-      const out = new Float32Array(dim);
-      for (const v of vs) for (let d = 0; d < dim; d++) out[d] += v[d];
-      const n = Math.hypot(...out) || 1;
-      return out.map((x) => x / n);
-    };
+    const mean = (vs: Float32Array[]) => normalize(Float32Array.from(meanVector(vs)));
     for (let start = 0; start < LONG; start += 100) {
       const mems: { id: string; content: string; first: number }[] = [];
       const units: { id: string; ord: number; content: string; vector: Float32Array }[] = [];
