@@ -1,6 +1,7 @@
 // Search latency at scale, embedded mode: BENCH_ROWS memories (default 100k) in one tenant,
 // searched over HTTP with distinct natural questions; plus a single-write latency with the
-// vector index at that size, and where a search's time goes (embedding, each leg, fusion, HTTP).
+// vector index at that size, where a search's time goes (embedding, each leg, fusion, HTTP), and
+// searches of a small second tenant (BENCH_SMALL memories) in the same store.
 //
 // Seeding: BENCH_BASE real sentences (default 3000) are embedded once with the real embedder
 // (cached in the OS temp dir across runs) and their entities extracted; the rows are then made
@@ -29,6 +30,9 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 100);
 /** Long memories (2–5k characters) among the rows, with their passages as the service cuts them. */
 const LONG = Number(process.env.BENCH_LONG ?? 2500);
 const TENANT = 'default';
+/** A second tenant in the same store, SMALL memories copied from the first: searched apart. */
+const SMALL_TENANT = 'small';
+const SMALL = Number(process.env.BENCH_SMALL ?? 500);
 const TARGETS = { search_p50_ms: 25, search_p95_ms: 40, write_p50_ms: 60, list_p95_ms: 20 };
 
 const log = (msg: string) => console.log(`[search bench] ${msg}`);
@@ -177,6 +181,11 @@ export async function seed(srv: BenchServer) {
        WHERE e.tenant_id = $1 AND e.id = l.entity_id`, [TENANT]);
   });
 
+  await step('insert_small_tenant', () => db.query(
+    `INSERT INTO memories (id, tenant_id, fleet_id, agent_id, memory_type, content, content_hash, weight, visibility, created_at, embedding, embedding_model, metadata)
+     SELECT gen_random_uuid(), $1, fleet_id, agent_id, memory_type, content, content_hash, weight, visibility, created_at, embedding, embedding_model, '{}'::jsonb
+     FROM memories WHERE tenant_id = $2 ORDER BY md5(id::text) LIMIT $3`, [SMALL_TENANT, TENANT, SMALL]));
+
   await step('build_hnsw', async () => {
     await db.tx(async (q) => {
       await q.query(`SET LOCAL maintenance_work_mem = '512MB'`);
@@ -211,11 +220,12 @@ export async function runSearchBench() {
     const seedTimings = await seed(srv);
     // A standard (trust 1) key viewing as one agent: the visibility rule applies as for a real caller.
     const { key } = await srv.services.keys.create(LOCAL_OPERATOR, { tenant_id: TENANT, trust_level: 1, name: 'bench-search' });
-    const search = async (body: Record<string, unknown>, path = '/api/v1/search') => {
+    const small = await srv.services.keys.create(LOCAL_OPERATOR, { tenant_id: SMALL_TENANT, trust_level: 1, name: 'bench-search-small' });
+    const search = async (body: Record<string, unknown>, path = '/api/v1/search', tenant = TENANT) => {
       const t = performance.now();
       const res = await fetch(srv.url + path, {
-        method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' },
-        body: JSON.stringify({ tenant_id: TENANT, agent_id: 'agent-1', top_k: 10, ...body }),
+        method: 'POST', headers: { 'x-api-key': tenant === TENANT ? key : small.key, 'content-type': 'application/json' },
+        body: JSON.stringify({ tenant_id: tenant, agent_id: 'agent-1', top_k: 10, ...body }),
       });
       const json = await res.json();
       if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(json)}`);
@@ -223,7 +233,7 @@ export async function runSearchBench() {
     };
 
     // Distinct questions throughout: a repeated one would be answered from the query-embedding cache.
-    const questions = corpusQuestions(WARMUP + 3 * QUERIES + 50);
+    const questions = corpusQuestions(WARMUP + 3 * QUERIES + 150);
     let next = 0;
     const q = () => questions[next++];
     // Warm-up: the first requests of a fresh server are slower (JIT, caches).
@@ -252,6 +262,10 @@ export async function runSearchBench() {
       for (const k of Object.keys(candidates)) candidates[k].push(d.candidates[k] ?? 0);
     }
     const searchCpu = Math.round((searchCpuUs / 1000 / Math.max(1, QUERIES)) * 100) / 100;
+
+    log(`${Math.min(100, QUERIES)} searches of a tenant with ${SMALL} memories in the same store`);
+    const smallTenant: number[] = [];
+    for (let i = 0; i < Math.min(100, QUERIES); i++) smallTenant.push((await search({ query: q() }, '/api/v1/search', SMALL_TENANT)).ms);
 
     log('query embedding alone');
     const cpu1 = process.cpuUsage();
@@ -295,6 +309,7 @@ export async function runSearchBench() {
       seed_ms: seedTimings,
       search: searchStats,
       search_empty_results: empty,
+      search_small_tenant: { memories: SMALL, ...stat(smallTenant) },
       search_breakdown_ms: Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, stat(v)])),
       candidates_per_leg: Object.fromEntries(Object.entries(candidates).map(([k, v]) => [k, stat(v).p50_ms])),
       query_embedding_alone: embedOnly,

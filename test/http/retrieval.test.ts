@@ -22,29 +22,45 @@ async function indexed() {
   await t.services.passages.settled();
 }
 
-describe('keyword leg ranks like BM25', () => {
-  const T = 'bm25';
+// Two ways to BM25: a large tenant walks the index in score order; a small one (its share of the
+// rows, from the planner statistics, under scanMinShare) has its matches scored one by one.
+describe.each([
+  { mode: 'a large tenant walks the index', scored: false },
+  { mode: 'a small tenant scores its matches', scored: true },
+])('keyword leg ranks like BM25: $mode', ({ scored }) => {
+  const T = scored ? 'bm25-small' : 'bm25';
+  let app: TestApp;
   let short: any;
   let long: any;
   let rare: any;
+  const put = (content: string) => writeMemory(app, T, content);
+  const find = async (query: string) => (await searchMemories(app, { tenant_id: T, query, top_k: 10, diagnostic: true })).items;
   beforeAll(async () => {
-    expect(t.services.search.keywordRanking ?? await t.services.search.keywordRank()).toBe('bm25');
-    short = await write(T, 'Marisol tuned the cello before the recital.');
-    long = await write(T, 'Marisol spent the afternoon cleaning the garage, sorting old magazines, repairing a bicycle ' +
+    // scanMinShare 1: only a tenant holding every row walks; unanalysed, every tenant counts as one.
+    app = scored ? await startTestApp({ LOCI_SEARCH_CONFIG: JSON.stringify({ keyword: { statsMaxAgeMs: 0, scanMinShare: 1 } }) }) : t;
+    expect(app.services.search.keywordRanking ?? await app.services.search.keywordRank()).toBe('bm25');
+    short = await put('Marisol tuned the cello before the recital.');
+    long = await put('Marisol spent the afternoon cleaning the garage, sorting old magazines, repairing a bicycle ' +
       'wheel, watering the tomatoes and answering letters, and at some point she mentioned the cello in passing.');
-    rare = await write(T, 'The quokka enclosure at the zoo reopened after the storm.');
-    for (let i = 0; i < 6; i++) await write(T, `The recital program number ${i} lists pieces for the orchestra and the choir.`);
+    rare = await put('The quokka enclosure at the zoo reopened after the storm.');
+    for (let i = 0; i < 6; i++) await put(`The recital program number ${i} lists pieces for the orchestra and the choir.`);
+    if (scored) {
+      await writeMemory(app, 'bm25-other', 'Another tenant tuned a cello for a recital.');
+      await app.services.db.query('ANALYZE memories');
+    }
   });
+  afterAll(async () => { if (scored) await app?.close(); });
 
   it('a match in a short memory ranks above the same match in a long one (length normalisation)', async () => {
-    const items = await search(T, 'cello');
+    const items = await find('cello');
     const rank = (id: string) => items.find((i) => i.id === id)?.diagnostic.ranks.keyword;
     expect(rank(short.id)).toBe(1);
     expect(rank(long.id)).toBe(2);
+    expect(items.filter((i) => i.diagnostic.ranks.keyword !== null)).toHaveLength(2);
   });
 
   it('a rare word outweighs a common one (idf)', async () => {
-    const items = await search(T, 'recital quokka');
+    const items = await find('recital quokka');
     expect(items.find((i) => i.diagnostic.ranks.keyword === 1)?.id).toBe(rare.id);
   });
 });

@@ -227,35 +227,58 @@ describe('filters and default exclusions', () => {
 });
 
 describe('keyword leg and word statistics', () => {
-  it('drops words most memories hold, once ANALYZE has counted them, and still finds by the rest', async () => {
-    const T = 'stats';
-    for (let i = 0; i < 60; i++) await write(T, `Meeting ${i} of the reading group covered chapter ${i}.`);
-    const target = await write(T, 'The meeting about the Quokka budget moved to Friday.');
-    const q = 'meeting about the Quokka budget';
-    const before = await search({ tenant_id: T, query: q });
-    expect(before.diagnostic.keyword_terms).toContain('meet');
-    await t.services.db.query('ANALYZE memories');
-    const after = await search({ tenant_id: T, query: q });
-    expect(after.diagnostic.keyword_terms).not.toContain('meet');
-    expect(after.diagnostic.keyword_terms).toEqual(expect.arrayContaining(['quokka', 'budget']));
-    expect(after.items[0].id).toBe(target.id);
-    expect(after.items[0].diagnostic.ranks.keyword).toBe(1);
-    // Only the memory holding the informative words is a keyword candidate now.
-    expect(after.diagnostic.candidates.keyword).toBe(1);
-    expect(before.diagnostic.candidates.keyword).toBe(50);
+  it('a small tenant searches its informative words only, once ANALYZE has counted them, and still finds by the rest', async () => {
+    // scanMinShare 1: before ANALYZE the tenant counts as the whole table and BM25 walks its index
+    // (every memory holding a query word is a candidate); after it, the tenant's share is under 1
+    // and its matches of the planned words are scored.
+    const app = await startTestApp({ LOCI_SEARCH_CONFIG: JSON.stringify({ keyword: { statsMaxAgeMs: 0, scanMinShare: 1 } }) });
+    try {
+      const T = 'stats';
+      for (let i = 0; i < 60; i++) await writeMemory(app, T, `Meeting ${i} of the reading group covered chapter ${i}.`);
+      const target = await writeMemory(app, T, 'The meeting about the Quokka budget moved to Friday.');
+      await writeMemory(app, 'stats-other', 'Another tenant.');
+      const q = { tenant_id: T, query: 'meeting about the Quokka budget', top_k: 50, diagnostic: true };
+      const before = await searchMemories(app, q);
+      expect(before.diagnostic.keyword_terms).toContain('meet');
+      expect(before.items[0].id).toBe(target.id);
+      expect(before.diagnostic.candidates.keyword).toBe(50);
+      await app.services.db.query('ANALYZE memories');
+      const after = await searchMemories(app, q);
+      expect(after.diagnostic.keyword_terms).not.toContain('meet');
+      expect(after.diagnostic.keyword_terms).toEqual(expect.arrayContaining(['quokka', 'budget']));
+      expect(after.items[0].id).toBe(target.id);
+      expect(after.items[0].diagnostic.ranks.keyword).toBe(1);
+      // Only the memory holding the informative words is a keyword candidate now.
+      expect(after.diagnostic.candidates.keyword).toBe(1);
+    } finally {
+      await app.close();
+    }
   });
 
-  it('a title word counts less than a content word (keyword.titleWeight)', async () => {
+  it('a title word counts less than a content word (keyword.titleWeight, ts_rank rankings); BM25 ranks content and the vector leg reads titles', async () => {
     const T = 'title-weight';
     for (const d of DISTRACTORS) await write(T, d);
     // Same word, in the title of a short memory and in the content of a longer one: with equal
     // weights the shorter one would rank first (length normalisation).
     const inTitle = await write(T, 'Zoo notes.', { title: 'Wombat' });
     const inContent = await write(T, 'The wombat enclosure at the city zoo needs new fencing before the winter notes.');
+    const app = await startTestApp({ LOCI_SEARCH_CONFIG: JSON.stringify({ keyword: { rank: 'idf' } }) });
+    try {
+      for (const d of DISTRACTORS) await writeMemory(app, T, d);
+      const idfTitle = await writeMemory(app, T, 'Zoo notes.', { title: 'Wombat' });
+      const idfContent = await writeMemory(app, T, 'The wombat enclosure at the city zoo needs new fencing before the winter notes.');
+      const { items } = await searchMemories(app, { tenant_id: T, query: 'wombat', top_k: 50, diagnostic: true });
+      expect(item(items, idfContent.id).diagnostic.ranks.keyword).toBe(1);
+      expect(item(items, idfTitle.id).diagnostic.ranks.keyword).toBe(2);
+    } finally {
+      await app.close();
+    }
     const { items } = await search({ tenant_id: T, query: 'wombat' });
     expect(item(items, inContent.id).diagnostic.ranks.keyword).toBe(1);
-    expect(item(items, inTitle.id).diagnostic.ranks.keyword).toBe(2);
+    expect(item(items, inTitle.id).diagnostic.ranks.keyword).toBeNull();
+    expect(item(items, inTitle.id).diagnostic.ranks.vector).toBeLessThanOrEqual(3);
   });
+
 });
 
 describe('vector leg', () => {

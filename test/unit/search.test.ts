@@ -9,7 +9,7 @@ import {
 import { summaryPrompt, withConflictNote } from '../../src/core/search/llm-summary.js';
 import { loadConfig } from '../../src/config.js';
 import { rankWeights } from '../../src/core/search/legs.js';
-import { frequenciesFromStats, inverseFrequency, NO_FREQUENCIES, planKeywordQuery, TermStats, tsQuote } from '../../src/core/search/keyword-plan.js';
+import { frequenciesFromStats, inverseFrequency, NO_FREQUENCIES, planKeywordQuery, tenantShare, tenantSharesFromStats, TermStats, tsQuote } from '../../src/core/search/keyword-plan.js';
 
 const NOW = new Date('2025-06-01T00:00:00Z');
 const c = (id: string, weight = 0.5, createdAt = NOW): Candidate => ({ id, weight, createdAt });
@@ -266,6 +266,16 @@ describe('keyword plan', () => {
     expect([...f.freq]).toEqual([['a', 0.5], ['b', 0.01]]);
     expect(f).toMatchObject({ floor: 0.01, rows: 1000 });
     expect(frequenciesFromStats(null, null, -1)).toEqual({ ...NO_FREQUENCIES, rows: 0 });
+  });
+
+  it("reads each common tenant's share of the rows; unlisted tenants are small, unanalysed tables whole", () => {
+    const stats = { ...NO_FREQUENCIES, tenants: tenantSharesFromStats(['big', 'mid'], [0.7, 0.2], 1000) };
+    expect(tenantShare(stats, 'big')).toBe(0.7);
+    expect(tenantShare(stats, 'mid')).toBe(0.2);
+    expect(tenantShare(stats, 'tiny')).toBe(0);
+    expect(tenantShare({ ...NO_FREQUENCIES, tenants: tenantSharesFromStats(null, null, 5000) }, 'any')).toBe(0);
+    expect(tenantSharesFromStats(null, null, -1)).toBeNull();
+    expect(tenantShare(NO_FREQUENCIES, 'any')).toBe(1);
   });
 
   it('TermStats caches the statistics for its max age and keeps the last figures when a read fails', async () => {

@@ -37,6 +37,12 @@ export interface KeywordLegConfig {
   maxTerms: number;
   /** Matching memories ranked at most per query: bounds the leg's cost when a match is huge. */
   candidateLimit: number;
+  /**
+   * BM25 walks its index in score order for a tenant holding at least this fraction of the table
+   * (planner statistics): the walk passes over other tenants' rows, ≈ k ÷ share of them. A smaller
+   * tenant's matches (at most candidateLimit) are scored one by one.
+   */
+  scanMinShare: number;
   /** How long word frequencies read from the planner statistics are reused. */
   statsMaxAgeMs: number;
   /**
@@ -50,8 +56,9 @@ export interface KeywordLegConfig {
   /** ts_rank normalization bit mask (1: divide by 1 + log(length)). */
   normalization: number;
   /**
-   * Weight of a title word relative to a content word (1) in the ranking (migration 050 stores
-   * title lexemes with weight D, content lexemes with weight A). Matching ignores it.
+   * Weight of a title word relative to a content word (1) in the search_tsv rankings (migration
+   * 050 stores title lexemes with weight D, content lexemes with weight A). Matching ignores it.
+   * BM25 ranks the content alone; the title is part of the embedded text, so the vector leg reads it.
    */
   titleWeight: number;
 }
@@ -202,7 +209,7 @@ export interface SearchConfig {
 export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
   vector: { enabled: true, k: 50, efSearchMin: 64, efSearchFactor: 2, iterativeScan: 'relaxed_order' },
   keyword: {
-    enabled: true, k: 50, match: 'two', maxTermFrequency: 0.5, rareTermRows: 500, maxTerms: 16, candidateLimit: 1000,
+    enabled: true, k: 50, match: 'two', maxTermFrequency: 0.5, rareTermRows: 500, maxTerms: 16, candidateLimit: 1000, scanMinShare: 0.05,
     statsMaxAgeMs: 60_000, rank: 'bm25', normalization: 0, titleWeight: 0.4,
   },
   entity: {
@@ -254,6 +261,7 @@ export function resolveSearchConfig(overrides: unknown = {}, base: SearchConfig 
     throw new Error('search config keyword.normalization must be an integer bit mask 0–63');
   }
   if (!(out.keyword.titleWeight >= 0 && out.keyword.titleWeight <= 1)) throw new Error('search config keyword.titleWeight must be in [0, 1]');
+  if (!(out.keyword.scanMinShare >= 0 && out.keyword.scanMinShare <= 1)) throw new Error('search config keyword.scanMinShare must be in [0, 1]');
   for (const [sec, key] of [['graph', 'neighbours'], ['graph', 'linksPerEntity'], ['graph', 'k'], ['decompose', 'maxParts'], ['feedback', 'docs'], ['feedback', 'terms'], ['feedback', 'minDocs']] as const) {
     const v = (out[sec] as unknown as Record<string, number>)[key];
     if (!Number.isInteger(v) || v < 1 || v > 1000) throw new Error(`search config ${sec}.${key} must be an integer 1–1000`);

@@ -17,9 +17,19 @@ export interface TermFrequencies {
   floor: number;
   /** Estimated number of memories. */
   rows: number;
+  /** Fraction of the rows each common tenant holds (the tenant_id statistics); null when never analysed. */
+  tenants?: ReadonlyMap<string, number> | null;
 }
 
-export const NO_FREQUENCIES: TermFrequencies = { freq: new Map(), floor: 0, rows: 0 };
+export const NO_FREQUENCIES: TermFrequencies = { freq: new Map(), floor: 0, rows: 0, tenants: null };
+
+/**
+ * A tenant's estimated fraction of the table: listed, its frequency; unlisted, 0 (rarer than every
+ * listed tenant); without statistics, 1 (a store never analysed is young and few-tenanted).
+ */
+export function tenantShare(stats: TermFrequencies, tenantId: string): number {
+  return stats.tenants ? stats.tenants.get(tenantId) ?? 0 : 1;
+}
 
 export interface KeywordPlan {
   /** tsquery text selecting candidates; null when the query has no searchable word. */
@@ -96,12 +106,17 @@ export class TermStats {
   }
 
   private async load(db: Queryable): Promise<TermFrequencies> {
-    const { rows } = await db.query<{ elems: string[] | null; freqs: number[] | null; reltuples: number }>(
-      `SELECT s.most_common_elems::text::text[] AS elems, s.most_common_elem_freqs AS freqs, c.reltuples::float8 AS reltuples
+    const { rows: [r] } = await db.query<{ elems: string[] | null; freqs: number[] | null; reltuples: number; tenants: string[] | null; shares: number[] | null }>(
+      `SELECT s.most_common_elems::text::text[] AS elems, s.most_common_elem_freqs AS freqs, c.reltuples::float8 AS reltuples,
+              t.most_common_vals::text::text[] AS tenants, t.most_common_freqs AS shares
        FROM pg_class c
        LEFT JOIN pg_stats s ON s.schemaname = current_schema() AND s.tablename = $1::text AND s.attname = 'search_tsv'
+       LEFT JOIN pg_stats t ON t.schemaname = current_schema() AND t.tablename = $1::text AND t.attname = 'tenant_id'
        WHERE c.oid = $1::text::regclass`, [this.table]);
-    return frequenciesFromStats(rows[0]?.elems ?? null, rows[0]?.freqs ?? null, Number(rows[0]?.reltuples ?? 0));
+    return {
+      ...frequenciesFromStats(r?.elems ?? null, r?.freqs ?? null, Number(r?.reltuples ?? 0)),
+      tenants: tenantSharesFromStats(r?.tenants ?? null, r?.shares ?? null, Number(r?.reltuples ?? 0)),
+    };
   }
 }
 
@@ -115,5 +130,15 @@ export function frequenciesFromStats(elems: string[] | null, freqs: number[] | n
   const freq = new Map<string, number>();
   elems.forEach((e, i) => freq.set(e, Number(freqs[i])));
   const floor = freqs.length >= elems.length + 2 ? Number(freqs[elems.length]) : Math.min(...freqs.slice(0, elems.length).map(Number));
-  return { freq, floor: Number.isFinite(floor) ? floor : 0, rows };
+  return { freq, floor: Number.isFinite(floor) ? floor : 0, rows, tenants: null };
+}
+
+/**
+ * Tenant shares from the tenant_id column's most common values. A column analysed without a
+ * list (every tenant about equally rare) gives an empty map: every tenant small. A table never
+ * analysed (reltuples < 0 on Postgres 14+, 0 before) gives null.
+ */
+export function tenantSharesFromStats(vals: string[] | null, freqs: number[] | null, reltuples: number): Map<string, number> | null {
+  if (!vals || !freqs) return reltuples > 0 ? new Map() : null;
+  return new Map(vals.map((v, i) => [v, Number(freqs[i])]));
 }
