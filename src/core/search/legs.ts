@@ -156,11 +156,13 @@ export async function keywordLeg(
   if (!plan.match || !plan.rank) return { candidates: [], terms: plan.terms };
   const ranking = tableRanking(t, rank);
   const withUnits = Boolean(units?.enabled && t.name === 'memories');
-  const query1 = (u: UnitSearch | null) => ranking === 'bm25' && tenantShare(freqs, t.tenantId) >= cfg.scanMinShare
+  // The walk searches every word of the query (BM25 weighs them); the scored path, the plan's.
+  const walk = ranking === 'bm25' && tenantShare(freqs, t.tenantId) >= cfg.scanMinShare;
+  const query1 = (u: UnitSearch | null) => walk
     ? rankedScan(db, t, query, cfg, u)
     : scoredMatch(db, t, query, plan, cfg, ranking, u, withUnits && !u ? PASSAGE_DEFAULTS.minChars : null);
   const [own, parts] = await Promise.all([query1(null), withUnits ? query1(units!) : Promise.resolve([])]);
-  return { candidates: bestOf([own, parts], cfg.k), terms: plan.terms };
+  return { candidates: bestOf([own, parts], cfg.k), terms: walk ? [...new Set(lexemes)] : plan.terms };
 }
 
 /** Candidates of several lists, each memory at its best score, best first (ties by id). */
