@@ -216,7 +216,7 @@ export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
     enabled: true, k: 50, maxNgram: 3, useExtractor: false, partialWeight: 0.5, maxEntities: 6, linksPerEntity: 100,
     candidateLimit: 150,
   },
-  passages: { enabled: true, k: 100, context: true, contextKeywordWeight: 0.7, contextVectorWeight: 1 },
+  passages: { enabled: true, k: 50, context: true, contextKeywordWeight: 0.7, contextVectorWeight: 1 },
   // Chosen on LoCoMo (docs/retrieval.md): with a 512-d sentence encoder the keyword leg, ranked by
   // idf, carries most of the signal on short turns; a low rrfK lets a leg's first ranks decide.
   fusion: { rrfK: 10, weights: { vector: 1, keyword: 3, entity: 0.3 } },
