@@ -53,6 +53,8 @@ const toCandidate = (r: Row): Candidate => ({
   validStart: toDate(r.ts_valid_start),
 });
 
+const toScored = (r: Row): ScoredCandidate => ({ ...toCandidate(r), score: Number(r.score) });
+
 /** The columns every leg returns for fusion (toCandidate), from the table under alias `m`. */
 const candidateColumns = (t: Pick<LegTable, 'weight' | 'createdAt' | 'runId' | 'validStart'>) =>
   `m.id, ${t.weight} AS weight, ${t.createdAt} AS created_at, ${t.runId} AS run_id, ${t.validStart} AS ts_valid_start`;
@@ -187,7 +189,7 @@ function rankedScan(db: Queryable, t: LegTable, query: string, cfg: KeywordLegCo
   const k = p.add(units ? units.k : cfg.k, 'int');
   // Past the last match the index goes on with rows of score 0: they are no candidates.
   const rows = (sql: string) => db.query(sql, p.values).then(({ rows }) =>
-    rows.map((r) => ({ ...toCandidate(r), score: Number(r.score) })).filter((c) => c.score > 0));
+    rows.map(toScored).filter((c) => c.score > 0));
   if (!units) {
     const distance = `${t.text} <@> to_bm25query(${p.add(query)}, '${t.bm25Index}')`;
     return rows(`SELECT ${candidateColumns(t)}, -(${distance}) AS score FROM ${t.name} m
@@ -247,7 +249,7 @@ function scoredMatch(
        ) AS c
        ORDER BY score DESC, c.id
        LIMIT ${k}`;
-  return db.query(sql, p.values).then(({ rows }) => rows.map((r) => ({ ...toCandidate(r), score: Number(r.score) })));
+  return db.query(sql, p.values).then(({ rows }) => rows.map(toScored));
 }
 
 /**
