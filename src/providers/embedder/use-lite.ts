@@ -18,10 +18,9 @@ export interface UseLiteOptions {
   /** Texts per worker job. 16 measured best on this model; larger batches pad to the longest text. */
   batchSize?: number;
   /**
-   * Characters kept per text. The model reads its first 128 tokens (about 520 characters of
+   * Characters sent per text. The model reads its first 128 tokens (about 520 characters of
    * English) and no token is longer than 16 characters, so 2,400 characters give the same vector
-   * as the whole text while the tokenizer, linear in length, stops early (a 3,600-character text
-   * embeds in about 70 instead of 87 ms).
+   * as the whole text; the worker then cuts them to the model's window (token-window.ts).
    */
   maxChars?: number;
 }
