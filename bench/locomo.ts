@@ -8,7 +8,8 @@
 // LOCI_LOCOMO_ANALYZE=0 skips the statistics pass after the writes (refreshStatistics).
 // LOCI_LOCOMO_DEV=1 runs the development split only. LOCI_LOCOMO_STORE=dir keeps the written store
 // there: a later run with the same dir (and the same conversations) asks again without writing;
-// LOCI_LOCOMO_WRITE_ONLY=1 (with a store) writes it and stops.
+// LOCI_LOCOMO_WRITE_ONLY=1 (with a store) writes it and stops. LOCI_LOCOMO_PLAIN=1 writes each turn
+// as bare content (no run_id, date or metadata).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
@@ -51,6 +52,12 @@ const clip = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n - 1)
 /** A turn's content: "Speaker: text", and the caption of a photo it shares. */
 export const turnContent = (t: Turn) => `${t.speaker}: ${t.text}${t.blip_caption ? ` [shares a photo: ${t.blip_caption}]` : ''}`;
 
+/**
+ * LOCI_LOCOMO_PLAIN=1: a turn is written as its text alone ("Speaker: text"), without run_id, date
+ * or metadata, as a client that stores bare content writes it.
+ */
+const PLAIN = process.env.LOCI_LOCOMO_PLAIN === '1';
+
 /** What a chat client writes for a turn: the text, its session as run_id, the session date, metadata. */
 export interface Item { content: string; run_id?: string; ts_valid_start?: string; metadata: Record<string, unknown> }
 /** An item and the dia_ids its memory stands for. */
@@ -72,7 +79,7 @@ function conversationItems(sample: Sample): { items: Written1[]; diaIds: Set<str
     for (const t of turns) {
       diaIds.add(t.dia_id);
       items.push({
-        item: {
+        item: PLAIN ? { content: turnContent(t), metadata: {} } : {
           content: turnContent(t),
           run_id: `${sample.sample_id}/session_${n}`,
           ...(date ? { ts_valid_start: date } : {}),
@@ -367,7 +374,8 @@ export async function runLocomoBench() {
       data: { path, conversations: samples.length, turns: w.turns, duplicate_turns: w.duplicates, questions_asked: a!.scored.length },
       representation: {
         content: '"<speaker>: <text>" + " [shares a photo: <blip_caption>]" when the turn shared one',
-        run_id: '<sample_id>/session_<n>', ts_valid_start: 'session date', metadata: 'dia_id, session, speaker, session_date',
+        ...(PLAIN ? { run_id: null, ts_valid_start: null, metadata: null } : {
+          run_id: '<sample_id>/session_<n>', ts_valid_start: 'session date', metadata: 'dia_id, session, speaker, session_date' }),
         fleet: 'one per conversation (sample_id)', analyze_after_writes: analyze,
       },
       search_config_overrides: process.env.LOCI_SEARCH_CONFIG ?? null,

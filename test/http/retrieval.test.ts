@@ -168,6 +168,25 @@ describe('context written by the service', () => {
     expect(rank(reply.id)).toBeLessThan(rank(alone.id));
     expect(items[rank(reply.id)].diagnostic.ranks.vector).toBeLessThan(items[rank(alone.id)].diagnostic.ranks.vector);
   });
+
+  it('without a run, lines of one dialogue are read in context; notes are not', async () => {
+    const T = 'context-plain';
+    const units = async (id: string) => (await t.services.db.query<{ content: string }>(
+      `SELECT content FROM memory_passages WHERE memory_id = $1 AND kind = 'context'`, [id])).rows;
+    for (const line of ['Caroline: Hi Mel!', 'Melanie: Hey Caroline, good to see you.', 'Caroline: Have you been back to the bouldering gym since your shoulder healed?']) {
+      await write(T, line, { agent_id: 'p1' });
+    }
+    const reply = await write(T, 'Melanie: Yes, twice last month!', { agent_id: 'p1' });
+    const notes = [];
+    for (const note of ['Owner: Alice Martin', 'Region: eu-west-3', 'Database: Postgres 16']) notes.push(await write(T, note, { agent_id: 'p2' }));
+    await indexed();
+    const [unit] = await units(reply.id);
+    expect(unit.content).toContain('bouldering gym');
+    expect(unit.content).not.toContain('Hi Mel');
+    for (const n of notes) expect(await units(n.id)).toEqual([]);
+    const items = await search(T, 'How often did Melanie go to the bouldering gym?', { agent_id: 'p1' });
+    expect(items.slice(0, 2).map((i) => i.id)).toContain(reply.id);
+  });
 });
 
 describe('exact duplicates', () => {

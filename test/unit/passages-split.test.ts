@@ -1,6 +1,6 @@
 // Passages of long memories: sentence-aligned, overlapping, bounded; short memories are not split.
 import { describe, expect, it } from 'vitest';
-import { contextText, sentences, splitPassages } from '../../src/core/passages/split.js';
+import { contextText, dialogueContext, sentences, speakerOf, splitPassages } from '../../src/core/passages/split.js';
 
 const text = Array.from({ length: 30 }, (_, i) => `Sentence ${i} says something about topic ${i} at some length here.`).join(' ');
 
@@ -48,5 +48,36 @@ describe('splitPassages', () => {
 describe('contextText', () => {
   it('puts the clipped predecessors, oldest first, before the memory', () => {
     expect(contextText(['A: did you go?', 'x'.repeat(300)], 'B: yes', 50)).toBe(`A: did you go?\n${'x'.repeat(49)}…\nB: yes`);
+  });
+});
+
+describe('speakerOf', () => {
+  it('reads a name or a chat role before a colon', () => {
+    expect(speakerOf('Caroline: I went camping.')).toBe('caroline');
+    expect(speakerOf('Mary Ann Lee: hi')).toBe('mary ann lee');
+    expect(speakerOf('user: what time is it?')).toBe('user');
+    expect(speakerOf('José : ¿qué tal?')).toBe('josé');
+  });
+  it('is null for other text', () => {
+    for (const t of ['The deploy: Friday', 'Unrelated note 1: printer', 'https://x.y/z', 'Caroline:', 'Caroline said: hi', 'Deploy window: Fridays']) {
+      expect(speakerOf(t)).toBeNull();
+    }
+  });
+});
+
+describe('dialogueContext', () => {
+  const chat = ['Caroline: Hi Mel!', 'Melanie: Hey, good to see you.', 'Caroline: Been to the gym?'];
+  it('keeps the nearest lines of a dialogue whose speakers come back', () => {
+    expect(dialogueContext(chat, 'Melanie: Yes, twice.', 2)).toEqual(chat.slice(1));
+    expect(dialogueContext(chat.slice(1), 'Melanie: Yes, twice.', 2)).toEqual(chat.slice(1));
+  });
+  it('stops at the first earlier text that is not a line of dialogue', () => {
+    expect(dialogueContext(['Caroline: x', 'The printer needs toner.', 'Melanie: y'], 'Caroline: z', 2)).toEqual([]);
+    expect(dialogueContext(['Melanie: w', 'The printer needs toner.', 'Caroline: x', 'Melanie: y'], 'Caroline: z', 2)).toEqual(['Caroline: x', 'Melanie: y']);
+  });
+  it('is empty for notes that only look like dialogue, or a memory that is no line of one', () => {
+    expect(dialogueContext(['Owner: Alice', 'Region: eu-west-3'], 'Database: Postgres 16', 2)).toEqual([]);
+    expect(dialogueContext(chat, 'The printer needs toner.', 2)).toEqual([]);
+    expect(dialogueContext(['Caroline: Hi Mel!'], 'Melanie: Hey!', 2)).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ import type { Embedder } from '../../providers/embedder/types.js';
 import type { BusEvent } from '../../infra/bus/types.js';
 import { inBackground } from '../../infra/priority.js';
 import { Params } from '../memories/params.js';
-import { contextText, PASSAGE_DEFAULTS, splitPassages, type PassageOptions } from './split.js';
+import { contextText, dialogueContext, PASSAGE_DEFAULTS, splitPassages, type PassageOptions } from './split.js';
 
 export interface IndexOptions extends PassageOptions {
   context: {
@@ -21,8 +21,10 @@ export interface IndexOptions extends PassageOptions {
     /** Only earlier memories of the same run whose time (ts_valid_start, else created_at) is at most this much older. */
     windowMs: number;
     /**
-     * The same for a memory without a run_id (its writer's earlier memories without one); 0: none.
-     * Off by default: a writer's unrelated notes are not one conversation, and each unit costs an embedding.
+     * The same for a memory without a run_id: its writer's earlier memories without one, read as
+     * context only when they and it are lines of one dialogue (dialogueContext: "Name: text" lines
+     * with a speaker coming back). A writer's unrelated notes are not one conversation, and each
+     * unit costs an embedding. 0: none.
      */
     noRunWindowMs: number;
   };
@@ -32,7 +34,7 @@ export interface IndexOptions extends PassageOptions {
 
 export const INDEX_DEFAULTS: IndexOptions = {
   ...PASSAGE_DEFAULTS,
-  context: { enabled: true, previous: 2, windowMs: 6 * 3_600_000, noRunWindowMs: 0 },
+  context: { enabled: true, previous: 2, windowMs: 6 * 3_600_000, noRunWindowMs: 30 * 60_000 },
   batch: 64,
 };
 
@@ -105,8 +107,9 @@ export class PassageIndexer {
   /** The units of these memories, computed, embedded and stored (replacing any earlier ones). */
   async index(ids: string[]): Promise<number> {
     const o = this.o;
-    const { rows } = await this.deps.db.query<{ id: string; tenant_id: string; content: string; previous: string[] | null }>(
-      `SELECT m.id, m.tenant_id, m.content,
+    // Without a run, two more earlier memories are read: whether a speaker comes back decides.
+    const { rows } = await this.deps.db.query<{ id: string; tenant_id: string; content: string; no_run: boolean; previous: string[] | null }>(
+      `SELECT m.id, m.tenant_id, m.content, m.run_id IS NULL AS no_run,
               CASE WHEN $2 AND length(m.content) <= $3 AND (m.run_id IS NOT NULL OR $6 > 0) THEN (
                 SELECT array_agg(x.content ORDER BY x.write_seq) FROM (
                   SELECT e.content, e.write_seq FROM memories e
@@ -115,14 +118,15 @@ export class PassageIndexer {
                     AND e.deleted_at IS NULL
                     AND coalesce(e.ts_valid_start, e.created_at) BETWEEN coalesce(m.ts_valid_start, m.created_at) - make_interval(secs => CASE WHEN m.run_id IS NULL THEN $6 ELSE $4 END)
                                                                     AND coalesce(m.ts_valid_start, m.created_at)
-                  ORDER BY e.write_seq DESC LIMIT $5) AS x)
+                  ORDER BY e.write_seq DESC LIMIT CASE WHEN m.run_id IS NULL THEN $5 + 2 ELSE $5 END) AS x)
               END AS previous
        FROM memories m WHERE m.id = ANY($1::uuid[]) AND m.deleted_at IS NULL`,
       [ids, o.context.enabled, o.minChars, o.context.windowMs / 1000, o.context.previous, o.context.noRunWindowMs / 1000]);
     const units: Unit[] = [];
     for (const r of rows) {
       splitPassages(r.content, o).forEach((content, ord) => units.push({ memoryId: r.id, tenantId: r.tenant_id, ord, kind: 'passage', content }));
-      if (r.previous?.length) units.push({ memoryId: r.id, tenantId: r.tenant_id, ord: -1, kind: 'context', content: contextText(r.previous, r.content) });
+      const previous = r.no_run ? dialogueContext(r.previous ?? [], r.content, o.context.previous) : r.previous ?? [];
+      if (previous.length) units.push({ memoryId: r.id, tenantId: r.tenant_id, ord: -1, kind: 'context', content: contextText(previous, r.content) });
     }
     // A model that reads only a text's start (windowChars) gave the memory itself the vector of
     // its first passage: that passage takes the memory's vector instead of a second embedding.

@@ -72,3 +72,30 @@ export function contextText(previous: readonly string[], content: string, clipCh
   const clip = (s: string) => (s.length <= clipChars ? s : `${s.slice(0, clipChars - 1).trimEnd()}…`);
   return [...previous.map(clip), content].join('\n');
 }
+
+/** A speaker's name (up to three capitalised words) or a chat role, then a colon and the words. */
+const TURN_RE = /^(\p{Lu}[\p{L}\p{M}'’.-]*(?: \p{Lu}[\p{L}\p{M}'’.-]*){0,2}|user|assistant|human|ai|bot|system|agent) ?: +\S/u;
+
+/**
+ * The speaker of a text written as a line of dialogue ("Caroline: I went…", "user: …"), or null.
+ * A capitalised label is also how a note starts ("Owner: Alice", "TODO: …"): callers tell a
+ * conversation from such notes by a speaker coming back (see dialogueContext).
+ */
+export function speakerOf(text: string): string | null {
+  return TURN_RE.exec(text)?.[1].toLowerCase() ?? null;
+}
+
+/**
+ * For a memory written without a run: the earlier memories (oldest first) that read as the same
+ * dialogue — the nearest ones back to the first that is not a line of dialogue — kept only when a
+ * speaker of those lines or of the memory speaks twice (a conversation goes back and forth; a run of
+ * "Key: value" notes does not), and then the last `keep` of them. Empty when it is no dialogue.
+ */
+export function dialogueContext(previous: readonly string[], content: string, keep: number): string[] {
+  const own = speakerOf(content);
+  if (!own) return [];
+  const turns: string[] = [];
+  for (let i = previous.length - 1; i >= 0 && speakerOf(previous[i]); i--) turns.unshift(previous[i]);
+  const speakers = [own, ...turns.map((t) => speakerOf(t)!)];
+  return new Set(speakers).size < speakers.length ? turns.slice(-keep) : [];
+}
