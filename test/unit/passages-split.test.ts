@@ -1,6 +1,6 @@
 // Passages of long memories: sentence-aligned, overlapping, bounded; short memories are not split.
 import { describe, expect, it } from 'vitest';
-import { contextText, dialogueContext, sentences, speakerOf, splitPassages } from '../../src/core/passages/split.js';
+import { contextText, dialogueContext, sentences, speakerOf, splitPassages, TURN_PREFILTER_SQL } from '../../src/core/passages/split.js';
 
 const text = Array.from({ length: 30 }, (_, i) => `Sentence ${i} says something about topic ${i} at some length here.`).join(' ');
 
@@ -79,5 +79,16 @@ describe('dialogueContext', () => {
     expect(dialogueContext(['Owner: Alice', 'Region: eu-west-3'], 'Database: Postgres 16', 2)).toEqual([]);
     expect(dialogueContext(chat, 'The printer needs toner.', 2)).toEqual([]);
     expect(dialogueContext(['Caroline: Hi Mel!'], 'Melanie: Hey!', 2)).toEqual([]);
+  });
+});
+
+describe('TURN_PREFILTER_SQL', () => {
+  it('lets every line of dialogue through (the same expression, read in JavaScript)', () => {
+    const re = new RegExp(TURN_PREFILTER_SQL.replace('[[:upper:]]', '\\p{Lu}'), 'u');
+    for (const t of ['Caroline: I went camping.', 'Mary Ann Lee: hi', 'user: what time is it?', 'José : ¿qué tal?', 'Owner: Alice']) {
+      expect(speakerOf(t)).not.toBeNull();
+      expect(re.test(t)).toBe(true);
+    }
+    expect(re.test('the printer needs toner: floor 2')).toBe(false);
   });
 });

@@ -10,7 +10,7 @@ import type { Embedder } from '../../providers/embedder/types.js';
 import type { BusEvent } from '../../infra/bus/types.js';
 import { inBackground } from '../../infra/priority.js';
 import { Params } from '../memories/params.js';
-import { contextText, dialogueContext, PASSAGE_DEFAULTS, splitPassages, type PassageOptions } from './split.js';
+import { contextText, dialogueContext, PASSAGE_DEFAULTS, splitPassages, TURN_PREFILTER_SQL, type PassageOptions } from './split.js';
 
 export interface IndexOptions extends PassageOptions {
   context: {
@@ -107,10 +107,11 @@ export class PassageIndexer {
   /** The units of these memories, computed, embedded and stored (replacing any earlier ones). */
   async index(ids: string[]): Promise<number> {
     const o = this.o;
-    // Without a run, two more earlier memories are read: whether a speaker comes back decides.
+    // Without a run, only a memory that may be a line of dialogue reads its predecessors, two more
+    // of them: whether a speaker comes back decides (dialogueContext).
     const { rows } = await this.deps.db.query<{ id: string; tenant_id: string; content: string; no_run: boolean; previous: string[] | null }>(
       `SELECT m.id, m.tenant_id, m.content, m.run_id IS NULL AS no_run,
-              CASE WHEN $2 AND length(m.content) <= $3 AND (m.run_id IS NOT NULL OR $6 > 0) THEN (
+              CASE WHEN $2 AND length(m.content) <= $3 AND (m.run_id IS NOT NULL OR ($6 > 0 AND m.content ~ $7)) THEN (
                 SELECT array_agg(x.content ORDER BY x.write_seq) FROM (
                   SELECT e.content, e.write_seq FROM memories e
                   WHERE e.tenant_id = m.tenant_id AND e.agent_id = m.agent_id AND e.write_seq < m.write_seq
@@ -121,7 +122,7 @@ export class PassageIndexer {
                   ORDER BY e.write_seq DESC LIMIT CASE WHEN m.run_id IS NULL THEN $5 + 2 ELSE $5 END) AS x)
               END AS previous
        FROM memories m WHERE m.id = ANY($1::uuid[]) AND m.deleted_at IS NULL`,
-      [ids, o.context.enabled, o.minChars, o.context.windowMs / 1000, o.context.previous, o.context.noRunWindowMs / 1000]);
+      [ids, o.context.enabled, o.minChars, o.context.windowMs / 1000, o.context.previous, o.context.noRunWindowMs / 1000, TURN_PREFILTER_SQL]);
     const units: Unit[] = [];
     for (const r of rows) {
       splitPassages(r.content, o).forEach((content, ord) => units.push({ memoryId: r.id, tenantId: r.tenant_id, ord, kind: 'passage', content }));

@@ -73,8 +73,14 @@ export function contextText(previous: readonly string[], content: string, clipCh
   return [...previous.map(clip), content].join('\n');
 }
 
+const ROLES = 'user|assistant|human|ai|bot|system|agent';
 /** A speaker's name (up to three capitalised words) or a chat role, then a colon and the words. */
-const TURN_RE = /^(\p{Lu}[\p{L}\p{M}'’.-]*(?: \p{Lu}[\p{L}\p{M}'’.-]*){0,2}|user|assistant|human|ai|bot|system|agent) ?: +\S/u;
+const TURN_RE = new RegExp(`^(\\p{Lu}[\\p{L}\\p{M}'’.-]*(?: \\p{Lu}[\\p{L}\\p{M}'’.-]*){0,2}|${ROLES}) ?: +\\S`, 'u');
+/**
+ * A Postgres regular expression every line of dialogue matches (and some other text): the store
+ * looks for a memory's predecessors only when it may be one.
+ */
+export const TURN_PREFILTER_SQL = `^([[:upper:]][^:\n]{0,60}|${ROLES}) ?:`;
 
 /**
  * The speaker of a text written as a line of dialogue ("Caroline: I went…", "user: …"), or null.
