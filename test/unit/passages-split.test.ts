@@ -68,17 +68,18 @@ describe('speakerOf', () => {
 describe('dialogueContext', () => {
   const chat = ['Caroline: Hi Mel!', 'Melanie: Hey, good to see you.', 'Caroline: Been to the gym?'];
   it('keeps the nearest lines of a dialogue whose speakers come back', () => {
-    expect(dialogueContext(chat, 'Melanie: Yes, twice.', 2)).toEqual(chat.slice(1));
-    expect(dialogueContext(chat.slice(1), 'Melanie: Yes, twice.', 2)).toEqual(chat.slice(1));
+    expect(dialogueContext(chat, 'Melanie: Yes, twice.', 2)).toBe(2);
+    expect(dialogueContext(chat.slice(1), 'Melanie: Yes, twice.', 2)).toBe(2);
+    expect(dialogueContext(chat, 'Melanie: Yes, twice.', 5)).toBe(3);
   });
   it('stops at the first earlier text that is not a line of dialogue', () => {
-    expect(dialogueContext(['Caroline: x', 'The printer needs toner.', 'Melanie: y'], 'Caroline: z', 2)).toEqual([]);
-    expect(dialogueContext(['Melanie: w', 'The printer needs toner.', 'Caroline: x', 'Melanie: y'], 'Caroline: z', 2)).toEqual(['Caroline: x', 'Melanie: y']);
+    expect(dialogueContext(['Caroline: x', 'The printer needs toner.', 'Melanie: y'], 'Caroline: z', 2)).toBe(0);
+    expect(dialogueContext(['Melanie: w', 'The printer needs toner.', 'Caroline: x', 'Melanie: y'], 'Caroline: z', 2)).toBe(2);
   });
   it('is empty for notes that only look like dialogue, or a memory that is no line of one', () => {
-    expect(dialogueContext(['Owner: Alice', 'Region: eu-west-3'], 'Database: Postgres 16', 2)).toEqual([]);
-    expect(dialogueContext(chat, 'The printer needs toner.', 2)).toEqual([]);
-    expect(dialogueContext(['Caroline: Hi Mel!'], 'Melanie: Hey!', 2)).toEqual([]);
+    expect(dialogueContext(['Owner: Alice', 'Region: eu-west-3'], 'Database: Postgres 16', 2)).toBe(0);
+    expect(dialogueContext(chat, 'The printer needs toner.', 2)).toBe(0);
+    expect(dialogueContext(['Caroline: Hi Mel!'], 'Melanie: Hey!', 2)).toBe(0);
   });
 });
 

