@@ -31,7 +31,8 @@ const SOURCES: VectorSource[] = [
 /**
  * A table of vectors derived from memories (search passages and context units): no row ids or
  * timestamps to track, so its column is emptied at the swap and filled afterwards from `content`.
- * Until filled, its rows reach search through the keyword leg only.
+ * Until filled, its rows reach search through the keyword leg only. (A context unit is embedded from
+ * its text here, where the indexer sums its memories' vectors: both read the same on LoCoMo.)
  */
 const DERIVED = ['memory_passages'];
 
