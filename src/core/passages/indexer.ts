@@ -23,8 +23,7 @@ export interface IndexOptions extends PassageOptions {
     /**
      * The same for a memory without a run_id: its writer's earlier memories without one, read as
      * context only when they and it are lines of one dialogue (dialogueContext: "Name: text" lines
-     * with a speaker coming back). A writer's unrelated notes are not one conversation, and each
-     * unit costs an embedding. 0: none.
+     * with a speaker coming back): a writer's unrelated notes are not one conversation. 0: none.
      */
     noRunWindowMs: number;
   };
