@@ -3,8 +3,17 @@
 // apply an inherited --import loader to a worker's entry module.
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
+/** tsx's API resolved from here: an eval'd worker resolves bare names from the working directory, which may be anywhere. */
+const TSX_API = (() => {
+  try {
+    return import.meta.resolve('tsx/esm/api');
+  } catch {
+    return 'tsx/esm/api';
+  }
+})();
+
 export function startWorker(url: URL, options: WorkerOptions = {}): Worker {
   if (!url.pathname.endsWith('.ts')) return new Worker(url, options);
-  const boot = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); })`;
+  const boot = `import(${JSON.stringify(TSX_API)}).then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); })`;
   return new Worker(boot, { ...options, eval: true });
 }
