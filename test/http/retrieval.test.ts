@@ -147,6 +147,31 @@ describe('passages of long memories', () => {
   });
 });
 
+describe('sentences of a short memory', () => {
+  const T = 'sentences';
+  it('are embedded one by one, so a question about one of them finds the memory by it', async () => {
+    const turn = await write(T, 'Melanie: Wow, Caroline, that is such great news about the adoption agency! I just signed up for a pottery class yesterday. It is like therapy for me.');
+    const single = await write(T, 'Melanie: I had a quiet weekend at home with the kids.');
+    await indexed();
+    const units = async (id: string) => (await t.services.db.query<{ content: string }>(
+      `SELECT content FROM memory_passages WHERE memory_id = $1 AND kind = 'sentence' ORDER BY ord`, [id])).rows.map((r) => r.content);
+    expect(await units(turn.id)).toEqual([
+      'Melanie: Wow, Caroline, that is such great news about the adoption agency!',
+      'Melanie: I just signed up for a pottery class yesterday.',
+      'Melanie: It is like therapy for me.',
+    ]);
+    expect(await units(single.id)).toEqual([]);
+    const q = 'What class did Melanie sign up for?';
+    const [item] = await search(T, q);
+    expect(item.id).toBe(turn.id);
+    // Its similarity is its pottery sentence's, well above the whole turn's.
+    const [v] = await t.services.embedder.embed([q]);
+    const { rows: [whole] } = await t.services.db.query<{ s: number }>(
+      'SELECT 1 - (embedding <=> $2::vector) AS s FROM memories WHERE id = $1', [turn.id, `[${[...v].join(',')}]`]);
+    expect(item.similarity).toBeGreaterThan(Number(whole.s) + 0.05);
+  });
+});
+
 describe('context written by the service', () => {
   const T = 'context';
   it('a terse reply is found through the turns its writer wrote just before it in the same run', async () => {

@@ -1,6 +1,6 @@
 // Passages of long memories: sentence-aligned, overlapping, bounded; short memories are not split.
 import { describe, expect, it } from 'vitest';
-import { contextText, dialogueContext, sentences, speakerOf, splitPassages, TURN_PREFILTER_SQL } from '../../src/core/passages/split.js';
+import { contextText, dialogueContext, sentenceUnits, sentences, speakerOf, splitPassages, TURN_PREFILTER_SQL } from '../../src/core/passages/split.js';
 
 const text = Array.from({ length: 30 }, (_, i) => `Sentence ${i} says something about topic ${i} at some length here.`).join(' ');
 
@@ -42,6 +42,22 @@ describe('splitPassages', () => {
 
   it('stops at maxPassages', () => {
     expect(splitPassages(text, { minChars: 10, targetChars: 80, maxPassages: 3 })).toHaveLength(3);
+  });
+});
+
+describe('sentenceUnits', () => {
+  it('gives each sentence of a memory of several, a line of dialogue keeping its speaker', () => {
+    expect(sentenceUnits('Melanie: Wow, Caroline! I just signed up for a pottery class yesterday. It is like therapy for me.'))
+      .toEqual(['Melanie: I just signed up for a pottery class yesterday.', 'Melanie: It is like therapy for me.']);
+    expect(sentenceUnits('The deploy moved to Fridays. Alice owns the release checklist now.'))
+      .toEqual(['The deploy moved to Fridays.', 'Alice owns the release checklist now.']);
+  });
+
+  it('gives none for one sentence, and at most max', () => {
+    expect(sentenceUnits('Melanie: I just signed up for a pottery class yesterday.')).toEqual([]);
+    expect(sentenceUnits('Melanie: Yes! Twice last month, and again on Sunday with the kids.')).toEqual(['Melanie: Twice last month, and again on Sunday with the kids.']);
+    const many = Array.from({ length: 12 }, (_, i) => `Sentence number ${i} is long enough.`).join(' ');
+    expect(sentenceUnits(many, { minChars: 20, max: 3 })).toHaveLength(3);
   });
 });
 

@@ -10,7 +10,10 @@ import type { Embedder } from '../../providers/embedder/types.js';
 import type { BusEvent } from '../../infra/bus/types.js';
 import { inBackground } from '../../infra/priority.js';
 import { Params } from '../memories/params.js';
-import { contextText, dialogueContext, PASSAGE_DEFAULTS, splitPassages, TURN_PREFILTER_SQL, type PassageOptions } from './split.js';
+import {
+  contextText, dialogueContext, PASSAGE_DEFAULTS, SENTENCE_DEFAULTS, sentenceUnits, splitPassages, TURN_PREFILTER_SQL,
+  type PassageOptions, type SentenceOptions,
+} from './split.js';
 
 export interface IndexOptions extends PassageOptions {
   context: {
@@ -27,6 +30,8 @@ export interface IndexOptions extends PassageOptions {
      */
     noRunWindowMs: number;
   };
+  /** A short memory of several sentences: one unit per sentence (null: none). */
+  sentences: SentenceOptions | null;
   /** Memories indexed per round (one embedder call). */
   batch: number;
 }
@@ -34,12 +39,13 @@ export interface IndexOptions extends PassageOptions {
 export const INDEX_DEFAULTS: IndexOptions = {
   ...PASSAGE_DEFAULTS,
   context: { enabled: true, previous: 2, windowMs: 6 * 3_600_000, noRunWindowMs: 30 * 60_000 },
+  sentences: SENTENCE_DEFAULTS,
   batch: 64,
 };
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-interface Unit { memoryId: string; tenantId: string; ord: number; kind: 'passage' | 'context'; content: string; previousIds?: string[] }
+interface Unit { memoryId: string; tenantId: string; ord: number; kind: 'passage' | 'context' | 'sentence'; content: string; previousIds?: string[] }
 
 /** Units stored per transaction (a memory's units are never split; a huge memory's go alone). */
 const STORE_UNITS = 24;
@@ -125,6 +131,10 @@ export class PassageIndexer {
     const units: Unit[] = [];
     for (const r of rows) {
       splitPassages(r.content, o).forEach((content, ord) => units.push({ memoryId: r.id, tenantId: r.tenant_id, ord, kind: 'passage', content }));
+      // Long memories have passages instead; ords from 1,000 keep clear of them.
+      if (o.sentences && r.content.length <= o.minChars) {
+        sentenceUnits(r.content, o.sentences).forEach((content, i) => units.push({ memoryId: r.id, tenantId: r.tenant_id, ord: 1000 + i, kind: 'sentence', content }));
+      }
       const n = r.no_run ? dialogueContext(r.previous ?? [], r.content, o.context.previous) : r.previous?.length ?? 0;
       if (n > 0) {
         units.push({

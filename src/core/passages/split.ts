@@ -91,6 +91,29 @@ export function speakerOf(text: string): string | null {
   return TURN_RE.exec(text)?.[1].toLowerCase() ?? null;
 }
 
+export interface SentenceOptions {
+  /** A sentence shorter than this ("Wow!", "Thanks, Mel!") gets no unit. */
+  minChars: number;
+  /** Units per memory at most (the first ones). */
+  max: number;
+}
+
+export const SENTENCE_DEFAULTS: SentenceOptions = { minChars: 20, max: 8 };
+
+/**
+ * The sentences of a short memory, each to be embedded alone, when it holds two or more: a 512-d
+ * sentence encoder blurs a turn of several sentences ("Wow, that's great! I just signed up for a
+ * pottery class…"), and a question asks about one of them. A line of dialogue's sentences keep
+ * its speaker ("Melanie: I just signed up…").
+ */
+export function sentenceUnits(content: string, o: SentenceOptions = SENTENCE_DEFAULTS): string[] {
+  const m = TURN_RE.exec(content);
+  const head = m ? content.slice(0, m[0].length - 1) : '';
+  const all = sentences(content.slice(head.length), PASSAGE_DEFAULTS.targetChars);
+  if (all.length < 2) return [];
+  return all.filter((x) => x.length >= o.minChars).slice(0, o.max).map((x) => head + x);
+}
+
 /**
  * For a memory written without a run, how many of its nearest earlier memories (`previous`, oldest
  * first) to read it with: those that read as the same dialogue — back to the first that is not a

@@ -101,6 +101,10 @@ export interface PassagesConfig {
   contextKeywordWeight: number;
   /** Its vector similarity counts this fraction. */
   contextVectorWeight: number;
+  /** A sentence unit's keyword score counts this fraction (0: the keyword leg does not read them). */
+  sentenceKeywordWeight: number;
+  /** Its vector similarity counts this fraction (0: the vector leg does not read them). */
+  sentenceVectorWeight: number;
 }
 
 export interface FusionConfig {
@@ -216,10 +220,11 @@ export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
     enabled: true, k: 50, maxNgram: 3, useExtractor: false, partialWeight: 0.5, maxEntities: 6, linksPerEntity: 100,
     candidateLimit: 150,
   },
-  passages: { enabled: true, k: 50, context: true, contextKeywordWeight: 0.7, contextVectorWeight: 1 },
-  // Chosen on LoCoMo (docs/retrieval.md): with a 512-d sentence encoder the keyword leg, ranked by
-  // idf, carries most of the signal on short turns; a low rrfK lets a leg's first ranks decide.
-  fusion: { rrfK: 10, weights: { vector: 1, keyword: 3, entity: 0.3 } },
+  passages: { enabled: true, k: 50, context: true, contextKeywordWeight: 0.85, contextVectorWeight: 1, sentenceKeywordWeight: 1, sentenceVectorWeight: 1 },
+  // Chosen on LoCoMo's development split (docs/retrieval.md): with a 512-d sentence encoder the
+  // keyword leg carries most of the signal on chat turns; the vector leg gained weight (1 → 1.5)
+  // once sentence units sharpened it. A low rrfK lets a leg's first ranks decide.
+  fusion: { rrfK: 10, weights: { vector: 1.5, keyword: 3, entity: 0.3 } },
   boosts: { weight: 0.1, recency: 0.05, recencyHalfLifeDays: 30 },
   graph: { enabled: false, neighbours: 8, linksPerEntity: 200, minShared: 2, k: 50, weight: 0.3 },
   decompose: { enabled: false, maxParts: 4, weight: 1 },
@@ -246,7 +251,7 @@ export function resolveSearchConfig(overrides: unknown = {}, base: SearchConfig 
     throw new Error('search config vector.iterativeScan must be "relaxed_order", "strict_order" or "off"');
   }
   if (!Number.isInteger(out.passages.k) || out.passages.k < 1 || out.passages.k > 1000) throw new Error('search config passages.k must be an integer 1–1000');
-  for (const key of ['contextKeywordWeight', 'contextVectorWeight'] as const) {
+  for (const key of ['contextKeywordWeight', 'contextVectorWeight', 'sentenceKeywordWeight', 'sentenceVectorWeight'] as const) {
     if (!(out.passages[key] >= 0 && out.passages[key] <= 1)) throw new Error(`search config passages.${key} must be in [0, 1]`);
   }
   if (!(out.fusion.rrfK >= 0)) throw new Error('search config fusion.rrfK must be >= 0');

@@ -141,8 +141,17 @@ export const PASSAGE_BM25_INDEX = 'memory_passages_bm25';
 
 export interface ScoredCandidate extends Candidate { score: number }
 
-/** Which units a leg also reads, and how much an in-context unit counts. */
-export interface UnitSearch { enabled: boolean; k: number; context: boolean; contextWeight: number }
+/** Which units a leg also reads, and how much an in-context or a sentence unit counts (a sentence unit at 0 is not read). */
+export interface UnitSearch { enabled: boolean; k: number; context: boolean; contextWeight: number; sentenceWeight: number }
+
+/** SQL for a unit's weight (its kind read as `kind`) and the condition on the kinds a leg reads (over `u`). */
+function unitKinds(p: Params, units: UnitSearch, kind: string): { weight: string; read: string } {
+  const kinds = ['passage', ...(units.context ? ['context'] : []), ...(units.sentenceWeight > 0 ? ['sentence'] : [])];
+  return {
+    weight: `CASE ${kind} WHEN 'context' THEN ${p.add(units.contextWeight, 'float8')} WHEN 'sentence' THEN ${p.add(units.sentenceWeight, 'float8')} ELSE 1 END`,
+    read: `u.kind = ANY(${p.add(kinds, 'text[]')})`,
+  };
+}
 
 /**
  * Full-text leg over the table (and, for memories with `units`, memory_passages): BM25 over the
@@ -196,10 +205,11 @@ function rankedScan(db: Queryable, t: LegTable, query: string, cfg: KeywordLegCo
       WHERE ${w.join(' AND ')} ORDER BY ${distance} LIMIT ${k}`);
   }
   const distance = `u.content <@> to_bm25query(${p.add(query)}, '${PASSAGE_BM25_INDEX}')`;
+  const kinds = unitKinds(p, units, 'u.kind');
   return rows(`SELECT c.id, c.weight, c.created_at, c.run_id, c.ts_valid_start, max(c.score) AS score FROM (
-      SELECT ${MEMORY_COLUMNS}, -(${distance}) * CASE WHEN u.kind = 'context' THEN ${p.add(units.contextWeight, 'float8')} ELSE 1 END AS score
+      SELECT ${MEMORY_COLUMNS}, -(${distance}) * ${kinds.weight} AS score
       FROM memory_passages u JOIN memories m ON m.id = u.memory_id
-      WHERE u.tenant_id = ${p.add(t.tenantId)} AND ${w.join(' AND ')} ${units.context ? '' : `AND u.kind = 'passage'`}
+      WHERE u.tenant_id = ${p.add(t.tenantId)} AND ${w.join(' AND ')} AND ${kinds.read}
       ORDER BY ${distance} LIMIT ${k}
     ) AS c
     GROUP BY c.id, c.weight, c.created_at, c.run_id, c.ts_valid_start
@@ -232,12 +242,13 @@ function scoredMatch(
   const match = p.add(plan.match, 'tsquery');
   const limit = p.add(cfg.candidateLimit, 'int');
   const k = p.add(units ? units.k : cfg.k, 'int');
-  const sql = units
-    ? `SELECT c.id, c.weight, c.created_at, c.run_id, c.ts_valid_start, max(${score} * CASE WHEN c.kind = 'context' THEN ${p.add(units.contextWeight, 'float8')} ELSE 1 END) AS score
+  const kinds = units ? unitKinds(p, units, 'c.kind') : null;
+  const sql = units && kinds
+    ? `SELECT c.id, c.weight, c.created_at, c.run_id, c.ts_valid_start, max(${score} * ${kinds.weight}) AS score
        FROM (
          SELECT ${MEMORY_COLUMNS}, u.kind, u.search_tsv, u.content FROM memory_passages u JOIN memories m ON m.id = u.memory_id
          WHERE u.tenant_id = ${p.add(t.tenantId)} AND ${w.join(' AND ')} AND u.search_tsv @@ ${match}
-           ${units.context ? '' : `AND u.kind = 'passage'`}
+           AND ${kinds.read}
          LIMIT ${limit}
        ) AS c
        GROUP BY c.id, c.weight, c.created_at, c.run_id, c.ts_valid_start
@@ -329,12 +340,12 @@ export async function vectorLeg(
     if (withUnits) {
       // The nearest units of visible memories (the filters inside the scanned query, so an
       // iterative scan keeps going until it has k of them); a memory at its best unit.
+      const kinds = unitKinds(p, units, 'u.kind');
       sql += `
       UNION ALL (SELECT x.id, x.weight, x.created_at, x.run_id, x.ts_valid_start, max(x.similarity) AS similarity, true AS ranked FROM (
-        SELECT ${MEMORY_COLUMNS},
-               (1 - (u.embedding <=> ${v})) * CASE WHEN u.kind = 'context' THEN ${p.add(units.contextWeight, 'float8')} ELSE 1 END AS similarity
+        SELECT ${MEMORY_COLUMNS}, (1 - (u.embedding <=> ${v})) * ${kinds.weight} AS similarity
         FROM memory_passages u JOIN memories m ON m.id = u.memory_id
-        WHERE u.tenant_id = ${tenant} AND ${w.join(' AND ')} AND u.embedding IS NOT NULL ${units.context ? '' : `AND u.kind = 'passage'`}
+        WHERE u.tenant_id = ${tenant} AND ${w.join(' AND ')} AND u.embedding IS NOT NULL AND ${kinds.read}
         ORDER BY u.embedding <=> ${v} LIMIT ${p.add(units.k, 'int')}) AS x
         GROUP BY x.id, x.weight, x.created_at, x.run_id, x.ts_valid_start)`;
     }

@@ -206,7 +206,7 @@ export class SearchService {
     const analysisP = cfg.keyword.enabled || cfg.entity.enabled ? timed('analyze', this.analyze(tenantId, query)) : null;
     const freqsP = cfg.keyword.enabled ? this.termStats.get(db) : null;
     const rankP = cfg.keyword.enabled ? this.keywordRank() : null;
-    const units = { enabled: cfg.passages.enabled, k: cfg.passages.k, context: cfg.passages.context, contextWeight: cfg.passages.contextKeywordWeight };
+    const units = { enabled: cfg.passages.enabled, k: cfg.passages.k, context: cfg.passages.context, contextWeight: cfg.passages.contextKeywordWeight, sentenceWeight: cfg.passages.sentenceKeywordWeight };
     const keywordP = analysisP && freqsP && rankP
       ? Promise.all([analysisP, freqsP, rankP]).then(([a, freqs, rank]) => timed('keyword', keywordLeg(db, table, query, a.lexemes ?? [], cfg.keyword, freqs, rank, units)))
       : null;
@@ -234,7 +234,7 @@ export class SearchService {
 
     const others = [...new Set([...(keyword?.candidates ?? []), ...(entity?.candidates ?? []), ...extras.flatMap((x) => x.candidates)].map((c) => c.id))];
     const vec = await timed('vector', vectorLeg(db, table, vector, others, cfg.vector, cfg.vector.enabled,
-      { enabled: cfg.passages.enabled, k: cfg.passages.k, context: cfg.passages.context, contextWeight: cfg.passages.contextVectorWeight }));
+      { enabled: cfg.passages.enabled, k: cfg.passages.k, context: cfg.passages.context, contextWeight: cfg.passages.contextVectorWeight, sentenceWeight: cfg.passages.sentenceVectorWeight }));
 
     const tFuse = performance.now();
     const legs: Partial<Record<LegName, Candidate[]>> = {};
