@@ -243,7 +243,7 @@ function scoredMatch(
   const limit = p.add(cfg.candidateLimit, 'int');
   const k = p.add(units ? units.k : cfg.k, 'int');
   const kinds = units ? unitKinds(p, units, 'c.kind') : null;
-  const sql = units && kinds
+  const sql = kinds
     ? `SELECT c.id, c.weight, c.created_at, c.run_id, c.ts_valid_start, max(${score} * ${kinds.weight}) AS score
        FROM (
          SELECT ${MEMORY_COLUMNS}, u.kind, u.search_tsv, u.content FROM memory_passages u JOIN memories m ON m.id = u.memory_id
