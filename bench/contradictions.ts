@@ -177,13 +177,17 @@ function judgeCpu(texts: string[], k = 10) {
 
 function fixtures(): Record<string, BenchPair[]> {
   const out: Record<string, BenchPair[]> = {};
-  for (const f of ['contradictions.json', 'contradictions-holdout.json']) {
-    const rows = JSON.parse(readFileSync(join(root, 'test/fixtures', f), 'utf8')) as Array<{ older: unknown; newer: unknown; expected: Verdict; note?: string }>;
-    out[f] = rows
+  type Row = { older: unknown; newer: unknown; expected: Verdict; note?: string; list?: number };
+  const add = (name: string, rows: Row[]) => {
+    out[name] = rows
       .filter((r) => typeof r.older === 'string' && typeof r.newer === 'string')
       .slice(0, LIMIT)
-      .map((r, i) => ({ id: `${f}#${i}`, older: r.older as string, newer: r.newer as string, expected: r.expected, kind: r.expected === 'none' ? 'fixture_negative' : 'update', source: 'fixture' }));
-  }
+      .map((r, i) => ({ id: `${name}#${i}`, older: r.older as string, newer: r.newer as string, expected: r.expected, kind: r.expected === 'none' ? 'fixture_negative' : 'update', source: 'fixture' }));
+  };
+  for (const f of ['contradictions.json', 'contradictions-holdout.json']) add(f, JSON.parse(readFileSync(join(root, 'test/fixtures', f), 'utf8')) as Row[]);
+  // The conversational lists, each on its own (they were written at different points of the rules' development).
+  const conv = (JSON.parse(readFileSync(join(root, 'test/fixtures/contradictions-conversational.json'), 'utf8')) as { pairs: Row[] }).pairs;
+  for (const list of [...new Set(conv.map((r) => r.list))]) add(`contradictions-conversational.json list ${list}`, conv.filter((r) => r.list === list));
   return out;
 }
 

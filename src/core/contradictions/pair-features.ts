@@ -173,15 +173,17 @@ const CONTRACTIONS: Array<[RegExp, string]> = [
 
 // Markers, matched on the lower-cased sentence.
 const MARKERS: Array<[Mark, RegExp]> = [
-  ['change', /\b(?:relocat(?:ed|es|ing|e)|switch(?:ed|es|ing)?|swapp?(?:ed|ing)?|migrat(?:ed|ing|e)|moved|moving|replac(?:ed|es|ing|ement)|instead|took over|tak(?:es|ing) over|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|in favou?r of|superseded|succeeded by|renamed|changed|chang(?:es|ing) (?:to|from)|now (?:uses?|runs?|owns?|leads?|handles?|lives?|works?|is|are|at|in|on|with|under|reports?|costs?|points?|belongs?|goes|managed|handled|owned|run|led)|is now|are now|has become|became|taken over|new (?:owner|lead|manager|maintainer|home|address|office|vendor|provider|supplier|host|tool|job|role|team|boss|number|price|plan|version|default|limit|location|contact|on-call|point of contact)|convert(?:ed|s)? (?:to|into)|switch(?:ed)? back|(?:found|got|landed|started|took|accepted) (?:a|an|my|his|her|their|our) (?:new )?(?:job|position|role|place|apartment|house)|bump(?:ed|s)?|upgrad(?:ed|e|es|ing)|downgrad(?:ed|e|es|ing)|pushed (?:back |out )?to|postponed|rescheduled|brought forward|mov(?:es|ed) (?:up |back )?to|scaled\b[^.;]{0,30}\bto|joined (?!(?:the|a|an|our|my|his|her|their|us|them|me|in|as)\b)|hand(?:s|ed|ing)? [^.;]{1,40} (?:over|off) to|resiz(?:ed|es|ing)\b[^.;]{0,30}\bto|promoted|(?:is|are|was) gone|went from|rewr(?:ote|itten) (?:it )?in|(?:has|have) been (?:moved|changed|replaced|reassigned|switched|raised|lowered|increased|reduced|updated)|updat(?:ed|e|es) (?:to|the)|set to|raised|lowered|increased|decreased|reduced|extended|shortened|cut to|from [^,.;]{1,40} to|slipp(?:ed|ing)? to|delayed (?:to|until)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|(?:hired|found|got|have|has) (?:a|an) new (?:accountant|lawyer|doctor|dentist|landlord|coach|therapist|assistant|agency|bank|designer|contractor|supplier|vendor|provider|manager|boss|ceo|cto|cfo|director|supervisor|advisor|tutor|trainer|vet|mechanic|hairdresser|barber)|(?:is|are|was|were|went|go(?:es)?|dropped|fell|rose|grew|jumped|climbed|shrank|came) (?:back )?(?:down|up) to|(?:dropped|fell|rose|grew|jumped|climbed|shrank) to)\b|→|->|=>|^(?:the |our |my |a )?new [\w-]+(?: [\w-]+)?(?::| is | are )/],
+  ['change', /\b(?:relocat(?:ed|es|ing|e)|switch(?:ed|es|ing)?|swapp?(?:ed|ing)?|migrat(?:ed|ing|e)|moved|moving|replac(?:ed|es|ing|ement)|instead|took over|tak(?:es|ing) over|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|in favou?r of|superseded|succeeded by|renamed|changed|chang(?:es|ing) (?:to|from)|now (?:uses?|runs?|owns?|leads?|handles?|lives?|works?|is|are|at|in|on|with|under|reports?|costs?|points?|belongs?|goes|managed|handled|owned|run|led)|is now|are now|has become|became|taken over|new (?:owner|lead|manager|maintainer|home|address|office|vendor|provider|supplier|host|tool|job|role|team|boss|number|price|plan|version|default|limit|location|contact|on-call|point of contact)|convert(?:ed|s)? (?:to|into)|switch(?:ed)? back|(?:found|got|landed|started|took|accepted) (?:a|an|my|his|her|their|our) (?:new )?(?:job|position|role|place|apartment|house)|bump(?:ed|s)?|upgrad(?:ed|e|es|ing)|downgrad(?:ed|e|es|ing)|pushed (?:back |out )?to|postponed|rescheduled|brought forward|mov(?:es|ed) (?:up |back )?to|scaled\b[^.;]{0,30}\bto|joined (?!(?:the|a|an|our|my|his|her|their|us|them|me|in|as)\b)|hand(?:s|ed|ing)? [^.;]{1,40} (?:over|off) to|resiz(?:ed|es|ing)\b[^.;]{0,30}\bto|promoted|(?:is|are|was) gone|went from|rewr(?:ote|itten) (?:it )?in|(?:has|have) been (?:moved|changed|replaced|reassigned|switched|raised|lowered|increased|reduced|updated)|updat(?:ed|e|es) (?:to|the)|set to|raised|lowered|increased|decreased|reduced|extended|shortened|(?:cut|slashed|trimmed|hiked|bumped)\b[^.;]{0,40}\bto\b|from [^,.;]{1,40} to|slipp(?:ed|ing)? to|delayed (?:to|until)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|(?:hired|found|got|have|has) (?:a|an) new (?:accountant|lawyer|doctor|dentist|landlord|coach|therapist|assistant|agency|bank|designer|contractor|supplier|vendor|provider|manager|boss|ceo|cto|cfo|director|supervisor|advisor|tutor|trainer|vet|mechanic|hairdresser|barber)|(?:is|are|was|were|went|go(?:es)?|dropped|fell|rose|grew|jumped|climbed|shrank|came) (?:back )?(?:down|up) to|(?:dropped|fell|rose|grew|jumped|climbed|shrank) to)\b|→|->|=>|^(?:the |our |my |a )?new [\w-]+(?: [\w-]+)?(?::| is | are )/],
   ['negchange', /\b(?:lost (?:my|his|her|their|our|the) job|step(?:ped|s|ping)? down|laid off|fired|broke up|sold (?:my|his|her|their|our|the)|gave (?:away|up)|moved out|shut down|closed down|orphan(?:ed|ing)?|no longer|not (?:anymore|any more)|anymore|any more|no more|stopped|quit|left|dropped|removed|discontinued|retired|deprecated|gave up|isn't .* anymore|ended)\b/],
-  ['soft', /\b(?:now|nowadays|these days|currently|as of|since (?:monday|tuesday|wednesday|thursday|friday|january|february|march|april|may|june|july|august|september|october|november|december|last|yesterday|today|the (?:reorg|migration|switch|move|change))|from (?:now|today|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next|this|the \w+ on)|starting|effective|going forward|henceforth|latest|current|this (?:week|month|year|quarter))\b/],
+  ['soft', /\b(?:now|nowadays|these days|currently|as of|since (?:the )?last \w+|since (?:monday|tuesday|wednesday|thursday|friday|january|february|march|april|may|june|july|august|september|october|november|december|last|yesterday|today|the (?:reorg|migration|switch|move|change))|from (?:now|today|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next|this|the \w+ on)|starting|effective|going forward|henceforth|latest|current|this (?:week|month|year|quarter))\b/],
   ['history', /\b(?:used to|previously|formerly|originally|back (?:in (?:the day|the days|\d|school|college|high school)|when|then)|in the past|at the time|years ago|before (?:the|we|i|he|she|they)|when (?:i|we|he|she|they) (?:was|were)|as a kid|as a child|growing up|had been|once upon|old days)\b/],
   ['hypo', /\b(?:plan(?:s|ned|ning)? (?:to|on)|might|maybe|perhaps|possibly|probably|consider(?:s|ed|ing)?|thinking (?:about|of)|think about|would|could|should|if|unless|whether|hop(?:e|es|ing) to|want(?:s|ed)? to|wanna|wish|intend(?:s|ed)? to|propos(?:e|ed|al)|idea|someday|eventually|tempted|dream(?:s|ing)? of|looking (?:into|for)|(?:i|we|you|he|she|they|it) may|hypothetical|suppose)\b/],
   ['future', /\b(?:will|going to|gonna|is to|are to|next (?:week|month|year|quarter|sprint|time)|upcoming|soon|tomorrow)\b/],
-  ['multi', /\b(?:another|also|too|as well|additional(?:ly)?|other|both|extra|more|again|add(?:ed|s|ing)?|plus|second|third|fourth|fifth|one more|new (?:hobby|friend|pet|puppy|dog|cat|member|club|class|course))\b/],
+  ['multi', /\b(?:another|also|too(?=\s*(?:[,.!?;]|$))|as well|additional(?:ly)?|other|both|extra|more|again|add(?:ed|s|ing)?|plus|second|third|fourth|fifth|one more|new (?:hobby|friend|pet|puppy|dog|cat|member|club|class|course))\b/],
 ];
 
+// "No more nights", "any more": an end, not an addition.
+const NO_MORE = /\b(?:no|any) more\b/g;
 // Idioms with a negation word that deny nothing: "no matter what", "not only … but".
 const NOT_NEGATION = /^(?:no (?:matter|doubt|problem|worries|wonder)|not only)\b/;
 const NEGCHANGE = new RegExp(MARKERS.find(([m]) => m === 'negchange')![1].source, 'g');
@@ -318,6 +320,10 @@ export function tokenizeSentence(sentence: string, lowerInitial: Lower = null): 
     const near = [toks[i - 1], toks[i + 1]].some((n) => n && n.kind === 'timeref' && MONTH.test(n.key));
     if (near) toks[i] = { ...t, kind: 'timeref', content: false };
   }
+  // "this year" / "last year": two periods, not one.
+  for (let i = 1; i < toks.length; i++) {
+    if (toks[i].kind === 'timeref' && PERIOD_REF.has(toks[i - 1].low)) toks[i] = { ...toks[i], key: `${toks[i - 1].low}-${toks[i].key}` };
+  }
   return { toks, raw };
 }
 
@@ -386,7 +392,7 @@ function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: stri
         ? 'pronoun'
         : 'none';
   const marks = new Set<Mark>();
-  for (const [m, re] of MARKERS) if (m === 'negchange' ? stopsSomething(low) : re.test(low)) marks.add(m);
+  for (const [m, re] of MARKERS) if (m === 'negchange' ? stopsSomething(low) : re.test(m === 'multi' ? low.replace(NO_MORE, '') : low)) marks.add(m);
   // Rates per second, minute or hour compare per hour ("100 requests per minute" = "6,000 per hour").
   const PER_HOUR = table({ second: 3600, sec: 3600, minute: 60, min: 60, hour: 1, hr: 1 });
   const values = toks.filter((t) => t.kind === 'value').map((t) => {
@@ -457,7 +463,7 @@ const REPLACEMENT_FORMS: Array<{ re: RegExp; order: 'old-new' | 'new-old' | 'new
   { re: /^(.+?)\s+(?:(?:was|were|is|are|has been|have been|got|gets) )?(?:replaced|superseded|succeeded) by\s+(.+)$/i, order: 'old-new' },
   { re: /\bfrom\s+(.+?)\s+(?:to|into)\s+(.+)$/i, order: 'old-new', bounded: true },
   { re: /^(.+?)\s*(?:->|→|=>)\s*(.+)$/, order: 'old-new' },
-  { re: /^(.+?)\s+instead of\s+(.+)$/i, order: 'new-old' },
+  { re: /^(.+?)\s+(?:instead of|rather than)\s+(.+)$/i, order: 'new-old' },
   { re: /\bin favou?r of\s+(.+)$/i, order: 'new' },
   { re: /\b(?:took|takes|taking|take) over\b.*?\bfrom\s+(.+)$/i, order: 'old' },
 ];
@@ -499,7 +505,7 @@ const ABBREV = new Set(['mr', 'mrs', 'ms', 'dr', 'st', 'jr', 'sr', 'inc', 'ltd',
 /** Sentences of a text: line breaks, bullets and sentence ends (not abbreviations or decimals). */
 export function sentencesOf(text: string): string[] {
   const out: string[] = [];
-  for (const line of text.replace(/\r/g, '').split(/\n+|;\s+|\s+[*•]\s+/)) {
+  for (const line of text.replace(/\r/g, '').split(/\n+|\s+[*•]\s+/)) {
     let start = 0;
     const re = /[.!?]+(?=\s+["'(]?[\p{Lu}\d])/gu;
     let m: RegExpExecArray | null;
@@ -716,6 +722,23 @@ function qualifierDiff(a: SentenceInfo, b: SentenceInfo): boolean {
   return qa.some((k) => !qb.includes(k)) || qb.some((k) => !qa.includes(k));
 }
 
+/**
+ * The newer sentence says it changed what the older is about: it marks a change and names every
+ * word of the older's subject ("The landlord raised my rent" of "My rent"), no qualifier of its own
+ * beside them ("We moved the staging repo" is not about "The repo").
+ */
+function changedIn(s: Subject, z: SentenceInfo): boolean {
+  if (!s.head || s.headIsName || !(z.marks.has('change') || z.marks.has('negchange'))) return false;
+  const named = (k: string) => [...z.keys].some((m) => same(k, m));
+  // (most of a longer subject will do, "The standing order for paper" / "the paper order"; its names all)
+  const found = s.keys.filter(named).length;
+  if (found < Math.max(1, Math.ceil((s.keys.length * 2) / 3)) || !s.names.every(named)) return false;
+  return ![...z.keys].some((k) => QUALIFIERS.has(k) && !s.keys.includes(k));
+}
+
+/** A subject that is someone's relation ("Priya's manager", "Tom's sister"): about the relation, not the one named. */
+const relationOf = (s: Subject) => s.head !== null && !s.headIsName && RELATIONAL.has(s.head) && s.names.length > 0;
+
 /** How two subjects relate: names decide when both have them; a different relational head is another subject. */
 function compareSubjects(x: Subject, y: Subject): 'same' | 'different' {
   const qx = x.keys.filter((k) => QUALIFIERS.has(k));
@@ -795,14 +818,19 @@ function subjectRelation(x: SentenceInfo, y: SentenceInfo, mx: MemoryInfo, my: M
     // (the older may say what we do with it without a change: "We store user uploads in S3" / "User uploads are stored in R2 now")
     const actedOn = (s: Subject, z: SentenceInfo, older: boolean) => s.keys.length > 0 && s.keys.every((k) => z.keys.has(k)) && (z.marks.has('change') || (older && z.subjectKind === 'first'));
     if ((!sx.keys.length && actedOn(sy, x, true)) || (!sy.keys.length && actedOn(sx, y, false))) return 'same';
+    // "My daily commute is 45 minutes" / "Since we moved, my commute is 15 minutes": the older's
+    // subject, its head at least, is what the newer says changed.
+    if (!sy.keys.length && changedIn(sx, y)) return 'same';
     return 'unknown';
   }
   if (compareSubjects(sx, sy) === 'same') return 'same';
+  // "My rent is $1,850" / "The landlord raised my rent": the newer's subject acts on the older's.
+  if (changedIn(sx, y)) return 'same';
   // A titled note's line with a subject of its own, the other's ("Q3 infra review: … CDN switched to Fastly" / "Our CDN is Cloudflare").
   if ((mx.titled || my.titled) && x.subject.keys.length && y.subject.keys.length && compareSubjects(x.subject, y.subject) === 'same') return 'same';
   const outside = (s: SentenceInfo, subject: Subject) => new Set([...s.keys].filter((k) => !subject.keys.includes(k)));
   const holders = OWNERSHIP.test(x.text.toLowerCase()) || OWNERSHIP.test(y.text.toLowerCase());
-  if (holders && (namedIn(sx, outside(y, sy)) || namedIn(sy, outside(x, sx)))) return 'same';
+  if (holders && !relationOf(sx) && !relationOf(sy) && (namedIn(sx, outside(y, sy)) || namedIn(sy, outside(x, sx)))) return 'same';
   return 'different';
 }
 
@@ -935,7 +963,9 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // (not when the newer brings a name of its own: "worked at Stripe before she joined Shopify" is a past job beside the current one)
   const retired = b.marks.has('history') && !a.marks.has('history') && !valDiff && !nameChange && shared >= 2 && !names(b, a);
   // A holder replaced: both sides say who holds it, or the newer says it was handed over.
-  const ownership = (OWNERSHIP.test(b.text.toLowerCase()) && OWNERSHIP.test(a.text.toLowerCase())) || TRANSFER.test(b.text.toLowerCase());
+  // ("My manager is Priya" / "I report to Daniel now": whom I report to is who manages me)
+  const ownership = (OWNERSHIP.test(b.text.toLowerCase()) && OWNERSHIP.test(a.text.toLowerCase())) || TRANSFER.test(b.text.toLowerCase()) ||
+    (/\b(?:i|we) (?:now )?report to\b/.test(b.text.toLowerCase()) && OWNERSHIP.test(a.text.toLowerCase()));
   const rel = subjectRelation(a, b, older, newer);
   const ordA = a.toks.filter((t) => t.kind === 'ordinal').map((t) => t.key).join(' ');
   const ordB = b.toks.filter((t) => t.kind === 'ordinal').map((t) => t.key).join(' ');
@@ -952,7 +982,7 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // (a new holder named while the old one is said to have left: "Wendy is lead (Paul stepped down)")
   const newHolder = nameChange || (names(b, a) && (b.marks.has('negchange') || b.marks.has('change')));
   // (a title is not a holder: "pkg-a: New maintainer" / "pkg-b: New maintainer" are two packages)
-  const ownershipChange = ownership && newHolder && objectShared && !qualifierDiff(a, b) && !titlesDiffer(older, newer);
+  const ownershipChange = ownership && newHolder && objectShared && !qualifierDiff(a, b) && !titlesDiffer(older, newer) && !relationOf(a.subject) && !relationOf(b.subject);
   // The newer sentence names what was replaced ("X instead of Y", "from Y to X"): an update of the
   // older one when the older states that old value; about something else when the older names
   // neither value ("New maintainer" / "Build with openssl instead of libgcrypt").
@@ -986,10 +1016,12 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // Both sentences name their own subject (not a changelog's title over all its lines), the same
   // one, and give it another value: "Error tracking uses Sentry" / "We switched error tracking to Rollbar".
   const ownSubject = (s: SentenceInfo, m: MemoryInfo) => s.subject.keys.length > 0 && (!m.titled || m.sentences[0] === s);
-  const actedOnSubject = (s: SentenceInfo, other: SentenceInfo) => s.subjectKind === 'first' && other.subject.keys.length > 0 && other.subject.keys.every((k) => s.keys.has(k));
+  const actedOnSubject = (s: SentenceInfo, other: SentenceInfo) => s.subjectKind === 'first' && other.subject.keys.length > 0 && other.subject.keys.every((k) => [...s.keys].some((m) => same(k, m)));
   const ownSubjectReplaced = (valDiff || nameChange || kvReplace) && rel === 'same' && !swapElsewhere &&
     ((ownSubject(a, older) && ownSubject(b, newer) && compareSubjects(a.subject, b.subject) === 'same') ||
       (ownSubject(a, older) && actedOnSubject(b, a)) || (ownSubject(b, newer) && actedOnSubject(a, b)));
+  // Figures of two attributes; figures of two names are models or versions of two things ("Pixel 6" / "iPhone 15"): a name replaced.
+  const attrChange = a.values.length > 0 && b.values.length > 0 && !sameAttr && !(countedMatch && a.attributeNames.size && b.attributeNames.size && !anySame([...a.attributeNames], [...b.attributeNames]));
   const features: FeatureVector = {
     cos,
     cos_hi: Math.max(0, cos - 0.6) * 2.5,
@@ -1028,7 +1060,8 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
     val_diff_x_diff_subj: valDiff && rel === 'different' ? 1 : 0,
     // ("renamed from master to main" adds words but names the older's value as the old one)
     added_only: addedOnly && !swapChain ? 1 : 0,
-    time_diff: timeDiff && !dateChange ? 1 : 0,
+    // (the newer saying when it changed is no other occasion: "sold the Civic last weekend")
+    time_diff: timeDiff && !dateChange && !changeMarked ? 1 : 0,
     ownership_change: ownershipChange ? 1 : 0,
     replaced: replaced ? 1 : 0,
     date_moved: dateChange && !past ? 1 : 0,
@@ -1047,8 +1080,10 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
     swap_elsewhere: swapElsewhere ? 1 : 0,
     holder_new: holderNew ? 1 : 0,
     kv_replace: kvReplace ? 1 : 0,
-    topic_disjoint: topicDisjoint ? 1 : 0,
-    attr_change: a.values.length > 0 && b.values.length > 0 && !sameAttr ? 1 : 0,
+    // (an untitled note that says it changed is about what it names: "Emma lives in Portland with
+    // her cats" / "Emma moved to Denver for a job"; a changelog's lines are each a change)
+    topic_disjoint: topicDisjoint && !(b.marks.has('change') && !older.titled && !newer.titled) ? 1 : 0,
+    attr_change: attrChange ? 1 : 0,
     own_subject_replaced: ownSubjectReplaced ? 1 : 0,
   };
   // Something must be replaced for a conflict: a value, a name, a polarity, a thing named by a
@@ -1062,7 +1097,9 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   const oneOff = onlyNewerTimes && (b.past || [...tb].some((t) => WEEKDAY.test(t) && !ta.has(t)));
   const otherOccasion = ((timeDiff && !dateOnly) || oneOff) && !changeMarked;
   const otherClaim = a.polarity !== b.polarity && !pureFlip && !b.marks.has('negchange');
-  const eligible = hunks.length > 0 && (rel !== 'different' || ownershipChange) && !otherOccasion && !otherClaim && (valDiff || nameChange || pureFlip || ctx.rule !== 'none' || retired || swap || swapChain || holderNew || kvReplace ||
+  // "Lisa is also the contact for Globex": one more, not another instead.
+  const addition = b.marks.has('multi') && !changeMarked;
+  const eligible = hunks.length > 0 && (rel !== 'different' || ownershipChange) && !otherOccasion && !otherClaim && !addition && (valDiff || nameChange || pureFlip || ownershipChange || ctx.rule !== 'none' || retired || swap || swapChain || holderNew || kvReplace ||
     (b.marks.has('negchange') && !a.marks.has('negchange') && objectShared) ||
     (b.marks.has('negchange') && a.polarity !== b.polarity) ||
     (dateChange && (!past || fixedEvent)) ||

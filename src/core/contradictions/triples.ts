@@ -257,7 +257,12 @@ export function expandContractions(s: string): string {
 const LEAD_IN = /^(?:(?:update|note|fyi|correction|actually|btw|by the way|as of [^,]+|now|currently|today|recently|these days|also|so|well|ok|okay|heads up)\s*[:,-]\s*)+/i;
 
 /** Lower case, no leading article or possessive determiner, no "'s", single spaces. */
+// "My sister Emma", "our colleague Raj Patel": a relation naming a person is that person.
+const RELATION_NAMING = /^(?:(?:my|our|his|her|their|the) )?(?:sister|brother|mother|father|mom|mum|dad|wife|husband|partner|son|daughter|friend|cousin|aunt|uncle|boss|manager|colleague|coworker|co-worker|teammate|neighbou?r|roommate|girlfriend|boyfriend|fianc[eé]e?|niece|nephew|grandma|grandpa|grandmother|grandfather|client|customer) ((?:\p{Lu}[\p{Ll}'-]+)(?: \p{Lu}[\p{Ll}'-]+)?)$/iu;
+
 export function normalizeSubject(raw: string): string {
+  const named = RELATION_NAMING.exec(raw.trim());
+  if (named && /^\p{Lu}/u.test(named[1])) raw = named[1];
   let s = raw
     .normalize('NFKC')
     .replace(/[’‘`]/g, "'")
