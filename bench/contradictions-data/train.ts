@@ -42,7 +42,7 @@ const PRIOR: Record<(typeof FEATURES)[number], number> = {
   kv_both: 0.5, same_text: -3, val_diff_same_subj: 1, name_change_same_subj: 1, change_x_overlap: 1, val_diff_x_diff_subj: -1,
   added_only: -1.5, attr_change: -2.5, time_diff: -2.5, ownership_change: 3, replaced: 0.5, date_moved: 2.5, date_event: -2, retired: 3, other_time: -3, multi_verb: -2, date_fixed: 2,
   marked_replacement: 3, stopped: 3, swap: 2.5, swap_chain: 3, swap_elsewhere: -3, holder_new: 3, kv_replace: 4.5, topic_disjoint: -2.5,
-  own_subject_replaced: 2.5,
+  own_subject_replaced: 2.5, value_replaced: 2.5,
 };
 const PRIOR_BIAS = -5;
 const PRIOR_STRENGTH = Number(process.env.LOCI_TRAIN_PRIOR ?? 0.05);

@@ -35,6 +35,7 @@ const UPDATES: Array<[string, string, V, string]> = [
   ["User's phone: Pixel 6.", 'User phone: iPhone 15 Pro (replaced the Pixel in October).', 'rdf_conflict', 'figures of two names'],
   ['The deploy pipeline runs on Jenkins.', 'We retired Jenkins; all deploys now go through GitHub Actions.', 'rdf_conflict', 'two clauses joined by a semicolon'],
   ['My manager is Priya Raman.', 'After the reorg I report to Daniel Okafor instead of Priya.', 'rdf_conflict', 'whom I report to'],
+  ['The main repo is hosted on Bitbucket.', 'We moved the main repository to GitLab.', 'rdf_conflict', 'a value the older note stated, replaced'],
 ];
 
 const LOOK_ALIKES: Array<[string, string, string]> = [
@@ -55,6 +56,8 @@ const LOOK_ALIKES: Array<[string, string, string]> = [
   ['The conference budget for this year is $12,000.', "Last year's conference budget was $10,000.", 'another period ("this year" / "last year")'],
   ['Lisa is the point of contact for the Acme account.', 'Lisa is also the point of contact for the Globex account.', 'one more ("also")'],
   ['Bob reports to Carol.', 'Carol reports to Dave.', 'a reporting chain'],
+  ['Team size: 6 engineers.', 'Design team size: 2 designers.', 'a key with a modifier before it'],
+  ['Priority for the billing bug: P2.', 'Priority for the login bug: P1.', 'a key opening with a capital, about another thing'],
 ];
 
 const CONVERSATIONAL = (JSON.parse(readFileSync(new URL('../fixtures/contradictions-conversational.json', import.meta.url), 'utf8')) as {
@@ -91,7 +94,7 @@ describe('learned contradiction judge', () => {
   });
 
   // The hand-written conversational lists (test/fixtures/contradictions-conversational.json): a
-  // floor under what they score now (recall 0.55, precision 0.96), so a change that loses either shows.
+  // floor under what they score now (recall 0.57, precision 1.0), so a change that loses either shows.
   it('holds its recall and precision on the conversational lists', () => {
     let tp = 0;
     let fp = 0;
@@ -102,8 +105,8 @@ describe('learned contradiction judge', () => {
       else if (found) fp++;
       else if (r.expected !== 'none') fn++;
     }
-    expect(tp / (tp + fn), `recall ${tp} of ${tp + fn}`).toBeGreaterThanOrEqual(0.5);
-    expect(tp / (tp + fp), `precision ${tp} of ${tp + fp}`).toBeGreaterThanOrEqual(0.9);
+    expect(tp / (tp + fn), `recall ${tp} of ${tp + fn}`).toBeGreaterThanOrEqual(0.55);
+    expect(tp / (tp + fp), `precision ${tp} of ${tp + fp}`).toBeGreaterThanOrEqual(0.95);
   });
 
   it('scores the best-aligned sentence pair of a long memory', () => {

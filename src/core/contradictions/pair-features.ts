@@ -103,7 +103,8 @@ function subjectOf(toks: Tok[]): Subject {
     keys: content.map((t) => t.key),
     names: content.filter((t) => t.kind === 'name').map((t) => t.key),
     head: head?.key ?? null,
-    headIsName: head?.kind === 'name',
+    // (a capitalised word opening a note's key is a word: "Priority for the billing bug: P2")
+    headIsName: head?.kind === 'name' && !head.initial,
     mods: prep > 0 ? toks.slice(prep + 1).filter((t) => t.content && t.kind !== 'value').map((t) => t.key) : [],
     // Figures and periods inside a subject tell instances apart ("floor 3", "the Q3 report").
     values: toks.filter((t) => t.kind === 'value' || t.kind === 'timeref').map((t) => t.key),
@@ -355,6 +356,31 @@ function firstVerb(toks: Tok[]): number {
     if (!next || !next.content || next.kind === 'name' || next.kind === 'value' || next.kind === 'timeref') return i;
   }
   return -1;
+}
+
+// Verbs that state a value of their subject ("runs on Jenkins", "lives in Lyon", "costs $20").
+const SLOT_VERBS = new Set(
+  ('is are use uses run runs live lives work works drive drives cost costs host hosted keep kept store stored report reports ' +
+    'own owns lead leads manage manages handle handles teach teaches attend attends start starts meet meets take takes').split(' '),
+);
+const SLOT_FILLER = new Set(['a', 'an', 'the', 'my', 'our', 'his', 'her', 'their', 'its', 'on', 'in', 'at', 'with', 'by', 'for', 'to', 'from', 'now', 'still', 'currently', 'dr', 'mr', 'ms', 'mrs']);
+
+/**
+ * The sentence gives its subject one value: a short `key: value` note, or a stating verb whose
+ * object (a determiner or preposition apart) is a name or a figure ("My manager is Priya Raman",
+ * "The repo is hosted on Bitbucket", "My rent is $1,850"); not an account of what someone did or felt
+ * ("John is enthusiastic about helping Maria").
+ */
+function statesValue(s: SentenceInfo): boolean {
+  if (s.kv) return s.kvShort;
+  const v = firstVerb(s.toks);
+  if (v < 0 || !SLOT_VERBS.has(s.toks[v].low)) return false;
+  for (let i = v + 1; i < s.toks.length && i <= v + 4; i++) {
+    const t = s.toks[i];
+    if (t.kind === 'name' || t.kind === 'value') return true;
+    if (!SLOT_FILLER.has(t.low) && !(SLOT_VERBS.has(t.low) && i === v + 1)) return false;
+  }
+  return false;
 }
 
 const KV_RE = /^\s*([^:=\n]{1,60}?)\s*(?::|=|→|->)\s+(\S.*)$/;
@@ -809,6 +835,9 @@ function subjectRelation(x: SentenceInfo, y: SentenceInfo, mx: MemoryInfo, my: M
   // Two notes whose keys end in different nouns ("Preferred IDE" / "Preferred terminal") are two keys, names or not.
   const inKeys = (p: string[], q: string[]) => p.every((k) => q.some((m) => same(k, m)));
   if (x.kv && y.kv && sx.head && sy.head && !same(sx.head, sy.head) && !inKeys(sx.keys, sy.keys) && !inKeys(sy.keys, sx.keys)) return 'different';
+  // "Team size" / "Design team size": a key with a modifier before it is another key.
+  const prefixed = (p: string[], q: string[]) => q.length > p.length && inKeys(p, q) && !p.some((k) => same(k, q[0]));
+  if (x.kv && y.kv && (prefixed(sx.keys, sy.keys) || prefixed(sy.keys, sx.keys))) return 'different';
   if (speaks(x, sy) || speaks(y, sx)) return 'same';
   if (!sx.keys.length || !sy.keys.length) {
     // "Met Tom today; he moved": a pronoun in a memory that names the other side's subject.
@@ -851,7 +880,7 @@ export const FEATURES = [
   'val_diff_same_subj', 'name_change_same_subj', 'change_x_overlap', 'val_diff_x_diff_subj', 'added_only', 'attr_change',
   'time_diff', 'ownership_change', 'replaced', 'date_moved', 'date_event', 'retired', 'other_time', 'multi_verb', 'date_fixed',
   'marked_replacement', 'stopped', 'swap', 'swap_chain', 'swap_elsewhere', 'holder_new', 'kv_replace', 'topic_disjoint',
-  'own_subject_replaced',
+  'own_subject_replaced', 'value_replaced',
 ] as const;
 export type FeatureName = (typeof FEATURES)[number];
 export type FeatureVector = Record<FeatureName, number>;
@@ -1022,6 +1051,11 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
       (ownSubject(a, older) && actedOnSubject(b, a)) || (ownSubject(b, newer) && actedOnSubject(a, b)));
   // Figures of two attributes; figures of two names are models or versions of two things ("Pixel 6" / "iPhone 15"): a name replaced.
   const attrChange = a.values.length > 0 && b.values.length > 0 && !sameAttr && !(countedMatch && a.attributeNames.size && b.attributeNames.size && !anySame([...a.attributeNames], [...b.attributeNames]));
+  // A note (not a changelog's line) that gave its subject one value, and a newer one that says it
+  // changed and replaces something, with nothing saying it is one more, a plan or history.
+  const valueReplaced = statesValue(a) && changeMarked && (rel !== 'different' || ownershipChange) &&
+    (valDiff || nameChange || replaced || swap || swapChain || kvReplace || ownershipChange) && !older.titled && !newer.titled &&
+    !attrChange && cos >= 0.5 && !(['history', 'hypo', 'future', 'multi'] as const).some((k) => b.marks.has(k));
   const features: FeatureVector = {
     cos,
     cos_hi: Math.max(0, cos - 0.6) * 2.5,
@@ -1085,6 +1119,7 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
     topic_disjoint: topicDisjoint && !(b.marks.has('change') && !older.titled && !newer.titled) ? 1 : 0,
     attr_change: attrChange ? 1 : 0,
     own_subject_replaced: ownSubjectReplaced ? 1 : 0,
+    value_replaced: valueReplaced ? 1 : 0,
   };
   // Something must be replaced for a conflict: a value, a name, a polarity, a thing named by a
   // noun (not just other verbs around the same object), or what the rules found.
