@@ -36,6 +36,10 @@ const UPDATES: Array<[string, string, V, string]> = [
   ['The deploy pipeline runs on Jenkins.', 'We retired Jenkins; all deploys now go through GitHub Actions.', 'rdf_conflict', 'two clauses joined by a semicolon'],
   ['My manager is Priya Raman.', 'After the reorg I report to Daniel Okafor instead of Priya.', 'rdf_conflict', 'whom I report to'],
   ['The main repo is hosted on Bitbucket.', 'We moved the main repository to GitLab.', 'rdf_conflict', 'a value the older note stated, replaced'],
+  ['fyi my work laptop is a Dell XPS 13', 'btw IT swapped my Dell for a Lenovo T14 this week', 'rdf_conflict', 'chat fillers before the subject'],
+  ['Billing address for Contoso: 12 Harbor Rd, Seattle.', 'Contoso updated their billing address to 400 Pine St, Seattle.', 'rdf_conflict', '"updated … to"'],
+  ['We host the docs on Read the Docs.', 'Docs moved off Read the Docs to our own site on Cloudflare Pages.', 'rdf_conflict', '"moved off X to Y"'],
+  ['Ellie plays the violin in the school orchestra.', 'Ellie quit violin and switched to cello this term.', 'rdf_conflict', '"quit X and switched to Y"'],
 ];
 
 const LOOK_ALIKES: Array<[string, string, string]> = [
@@ -58,6 +62,8 @@ const LOOK_ALIKES: Array<[string, string, string]> = [
   ['Bob reports to Carol.', 'Carol reports to Dave.', 'a reporting chain'],
   ['Team size: 6 engineers.', 'Design team size: 2 designers.', 'a key with a modifier before it'],
   ['Priority for the billing bug: P2.', 'Priority for the login bug: P1.', 'a key opening with a capital, about another thing'],
+  ['Contact at Northwind: Helen Park, procurement.', 'Contact at Northwind for legal: Sam Ortiz.', 'a key qualified further'],
+  ['We pay $49/month for the Figma team plan.', 'We pay $12/user/month for Notion.', 'a figure and a name of another thing'],
 ];
 
 const CONVERSATIONAL = (JSON.parse(readFileSync(new URL('../fixtures/contradictions-conversational.json', import.meta.url), 'utf8')) as {

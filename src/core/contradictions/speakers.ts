@@ -34,8 +34,12 @@ const OPENER = /^\s*([\p{L}'’]+(?: [\p{Ll}'’]+){0,2}),\s+(?=(?:I|I'm|I've|I'
 const OPENER_KEEP = /^(?:at|in|on|for|with|from|after|before|since|during|by|until|as|when|while|if|once|last|next|this|every|yesterday|today|tonight|tomorrow|recently|lately|earlier|later|now|then|ago)$/;
 const OPENER_TIME = /^(?:\w+day|weekend|week|weeks|month|months|year|years|morning|evening|afternoon|night|summer|winter|spring|autumn|fall|january|february|march|april|may|june|july|august|september|october|november|december)$/;
 
+// Chat fillers that open a note without a comma ("fyi my laptop is …", "btw IT swapped …").
+const FILLER = /^\s*(?:fyi|btw|fwiw|iirc|afaik|ps|p\.s\.|oh|ok|okay|so|anyway|also)\b[,:]?\s+(?=\S)/i;
+
 /** The sentence without such an opener. */
 export function withoutOpener(text: string): string {
+  if (FILLER.test(text)) text = text.replace(FILLER, '');
   const m = OPENER.exec(text);
   if (!m) return text;
   const words = m[1].toLowerCase().split(' ');
