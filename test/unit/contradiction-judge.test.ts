@@ -40,6 +40,7 @@ const UPDATES: Array<[string, string, V, string]> = [
   ['Billing address for Contoso: 12 Harbor Rd, Seattle.', 'Contoso updated their billing address to 400 Pine St, Seattle.', 'rdf_conflict', '"updated … to"'],
   ['We host the docs on Read the Docs.', 'Docs moved off Read the Docs to our own site on Cloudflare Pages.', 'rdf_conflict', '"moved off X to Y"'],
   ['Ellie plays the violin in the school orchestra.', 'Ellie quit violin and switched to cello this term.', 'rdf_conflict', '"quit X and switched to Y"'],
+  ["Mark's team owns the payments API.", 'Payments API ownership went to the platform team in the reorg.', 'rdf_conflict', '"ownership went to"'],
 ];
 
 const LOOK_ALIKES: Array<[string, string, string]> = [
