@@ -223,7 +223,7 @@ function saveWritten(dir: string, w: Written) {
   writeFileSync(join(dir, 'locomo-written.json'), JSON.stringify(s));
 }
 
-export async function loadWritten(srv: BenchServer, dir: string): Promise<Written | null> {
+async function loadWritten(srv: BenchServer, dir: string): Promise<Written | null> {
   const file = join(dir, 'locomo-written.json');
   if (!existsSync(file)) return null;
   const s = JSON.parse(readFileSync(file, 'utf8')) as StoredWritten;
