@@ -41,6 +41,9 @@ const UPDATES: Array<[string, string, V, string]> = [
   ['We host the docs on Read the Docs.', 'Docs moved off Read the Docs to our own site on Cloudflare Pages.', 'rdf_conflict', '"moved off X to Y"'],
   ['Ellie plays the violin in the school orchestra.', 'Ellie quit violin and switched to cello this term.', 'rdf_conflict', '"quit X and switched to Y"'],
   ["Mark's team owns the payments API.", 'Payments API ownership went to the platform team in the reorg.', 'rdf_conflict', '"ownership went to"'],
+  ['Maya works remotely from Lisbon.', 'Maya is back in the office full-time since March.', 'rdf_conflict', 'a state replaced (remote / in the office)'],
+  ['Our weekly design review is in person.', 'The weekly design review is virtual now.', 'rdf_conflict', 'a state replaced (in person / virtual)'],
+  ['Leo is a junior developer on the payments team.', "Leo got promoted, he's a senior developer now.", 'rdf_conflict', 'a state replaced (junior / senior)'],
 ];
 
 const LOOK_ALIKES: Array<[string, string, string]> = [
@@ -65,6 +68,8 @@ const LOOK_ALIKES: Array<[string, string, string]> = [
   ['Priority for the billing bug: P2.', 'Priority for the login bug: P1.', 'a key opening with a capital, about another thing'],
   ['Contact at Northwind: Helen Park, procurement.', 'Contact at Northwind for legal: Sam Ortiz.', 'a key qualified further'],
   ['We pay $49/month for the Figma team plan.', 'We pay $12/user/month for Notion.', 'a figure and a name of another thing'],
+  ['John joined an online book club.', 'John is part of a virtual chess group.', 'two words for one state ("online", "virtual")'],
+  ['Maya works remotely.', "Maya's husband works in the office.", 'a state of a relative'],
 ];
 
 const CONVERSATIONAL = (JSON.parse(readFileSync(new URL('../fixtures/contradictions-conversational.json', import.meta.url), 'utf8')) as {

@@ -765,6 +765,29 @@ function changedIn(s: Subject, z: SentenceInfo): boolean {
   return ![...z.keys].some((k) => QUALIFIERS.has(k) && !s.keys.includes(k));
 }
 
+// States a person or an arrangement is in one of at a time, each group a list of classes of words
+// that say the same: a class replaced by another of its group is a value replaced ("I'm vegetarian"
+// / "I guess I'm pescatarian now"); "online" and "virtual" are one class.
+const STATE_GROUPS: ReadonlyArray<ReadonlyArray<ReadonlySet<string>>> = [
+  'single|dating|engaged|married|divorced|separated|widowed',
+  'remote remotely virtual virtually online|hybrid|onsite in-office in-person',
+  'vegetarian|vegan|pescatarian|omnivore carnivore|keto',
+  'junior|senior|principal|intern',
+  'full-time|part-time|freelance freelancer self-employed|unemployed',
+].map((g) => g.split('|').map((c) => new Set(c.split(' '))));
+
+function stateChange(a: SentenceInfo, b: SentenceInfo): boolean {
+  const words = (x: SentenceInfo) => new Set(x.text.toLowerCase()
+    .replace(/\bin (?:the )?(person|office)\b/g, 'in-$1').replace(/\bon site\b/g, 'onsite').replace(/\b(full|part) time\b/g, '$1-time')
+    .match(/[a-z][a-z-]*/g) ?? []);
+  const [wa, wb] = [words(a), words(b)];
+  return STATE_GROUPS.some((group) => {
+    const classes = (w: Set<string>) => group.filter((c) => [...c].some((x) => w.has(x)));
+    const [ca, cb] = [classes(wa), classes(wb)];
+    return ca.length > 0 && cb.length > 0 && !ca.some((c) => cb.includes(c));
+  });
+}
+
 /** A subject that is someone's relation ("Priya's manager", "Tom's sister"): about the relation, not the one named. */
 const relationOf = (s: Subject) => s.head !== null && !s.headIsName && RELATIONAL.has(s.head) && s.names.length > 0;
 
@@ -962,7 +985,7 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
     ? anySame([...a.attributeNames], [...b.attributeNames])
     : attributesMatch(a.attributes, b.attributes)));
   // A value replaced: each side has one the other lacks (an added figure is not a replacement).
-  const valDiff = sameAttr && [...va].some((v) => !vb.has(v)) && [...vb].some((v) => !va.has(v));
+  const valDiff = (sameAttr && [...va].some((v) => !vb.has(v)) && [...vb].some((v) => !va.has(v))) || stateChange(a, b);
   const valSame = va.size > 0 && va.size === vb.size && [...va].every((v) => vb.has(v)) &&
     !a.toks.some((t) => t.kind === 'name' && !b.keys.has(t.key)) && !timeDiffOf(a, b);
   const isDate = (t: Tok) => t.kind === 'timeref' || (t.kind === 'value' && /^(?:19|20)\d\d$/.test(t.key));
