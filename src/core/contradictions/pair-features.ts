@@ -865,7 +865,8 @@ function subjectRelation(x: SentenceInfo, y: SentenceInfo, mx: MemoryInfo, my: M
   const prefixed = (p: string[], q: string[]) => q.length > p.length && inKeys(p, q) && !p.some((k) => same(k, q[0]));
   if (x.kv && y.kv && (prefixed(sx.keys, sy.keys) || prefixed(sy.keys, sx.keys))) return 'different';
   // "Contact at Northwind" / "Contact at Northwind for legal": a key qualified further is another key.
-  const extraMod = (p: Subject, q: Subject) => p.mods.some((k) => !q.mods.some((m) => same(k, m)));
+  // ("Owner of the on-call rota" / "On-call rota owner" is the same key reworded)
+  const extraMod = (p: Subject, q: Subject) => p.mods.some((k) => !q.keys.some((m) => same(k, m)));
   if (x.kv && y.kv && (extraMod(sx, sy) || extraMod(sy, sx))) return 'different';
   if (speaks(x, sy) || speaks(y, sx)) return 'same';
   if (!sx.keys.length || !sy.keys.length) {
