@@ -30,6 +30,8 @@ export interface Config {
   embedder: 'use-lite' | 'openai';
   embeddings: { url?: string; model?: string; key?: string; dim?: number; timeoutMs: number };
   embedWorkers: number;
+  /** Extra embedder workers for search queries only. */
+  embedQueryWorkers: number;
   llm: { url?: string; model?: string; key?: string; timeoutMs: number };
   /** Write-time enrichment (type, title, tags a client leaves out): who infers, and how long a write waits for the model. */
   enrich: { mode: EnrichMode; llmTimeoutMs: number };
@@ -134,6 +136,7 @@ export function loadConfig(env: Env = process.env): Config {
       timeoutMs: int(env, 'LOCI_EMBEDDINGS_TIMEOUT_MS', 10_000, 1),
     },
     embedWorkers: int(env, 'LOCI_EMBED_WORKERS', 2, 1),
+    embedQueryWorkers: int(env, 'LOCI_EMBED_QUERY_WORKERS', 1, 0),
     llm: {
       url: opt(env, 'LOCI_LLM_URL'),
       model: opt(env, 'LOCI_LLM_MODEL'),

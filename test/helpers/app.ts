@@ -59,6 +59,7 @@ export async function startTestApp(env: Record<string, string> = {}, overrides: 
     LOCI_DATA_DIR: dataDir,
     LOCI_LOG_LEVEL: 'silent',
     LOCI_EMBED_WORKERS: '1',
+    LOCI_EMBED_QUERY_WORKERS: '0', // a model copy less per app; the reserved worker has its own test
     // An in-memory test database restarted by its watchdog loses its data: only a statement stuck
     // far beyond any load on a shared 2-core machine may trip it here.
     LOCI_DB_STATEMENT_TIMEOUT_MS: '120000',

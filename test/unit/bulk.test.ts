@@ -1,6 +1,6 @@
 // Pure pieces of bulk write, idempotency and rate limiting.
 import { describe, expect, it } from 'vitest';
-import { Admission, BulkBudget, bulkHttpStatus, classifyRows, clientRequestId, Gate, Pace } from '../../src/core/memories/bulk.js';
+import { Admission, BulkBudget, bulkHttpStatus, chunkRows, classifyRows, clientRequestId, Gate, Pace, STORE_CHUNK } from '../../src/core/memories/bulk.js';
 import { GateFull } from '../../src/infra/gate.js';
 import { fingerprint, Idempotency, isFinal } from '../../src/core/idempotency.js';
 import { takeToken } from '../../src/infra/rate-limit.js';
@@ -84,10 +84,34 @@ describe('BulkBudget', () => {
     await expect(b.settle(work)).resolves.toBe('committed');
   });
 
+  it('check passes once the first commit has begun, also past the deadline (the rest of the rows are stored)', () => {
+    const b = new BulkBudget(5, Date.now() - 1);
+    b.committing = true;
+    expect(() => b.check()).not.toThrow();
+  });
+
   it('settle passes through the result and errors of quick work', async () => {
     const b = new BulkBudget(10_000, Date.now() + 10_000);
     await expect(b.settle(Promise.resolve(7))).resolves.toBe(7);
     await expect(b.settle(Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+  });
+});
+
+describe('chunkRows (storage transactions on the embedded database)', () => {
+  const rows = (...lengths: number[]) => lengths.map((n, i) => ({ i, text: 'x'.repeat(n) }));
+  const shape = (chunks: { i: number }[][]) => chunks.map((c) => c.map((r) => r.i));
+
+  it('keeps the order and cuts at the row cap', () => {
+    const n = STORE_CHUNK.rows * 2 + 3;
+    const chunks = chunkRows(rows(...Array(n).fill(100)));
+    expect(chunks.map((c) => c.length)).toEqual([STORE_CHUNK.rows, STORE_CHUNK.rows, 3]);
+    expect(chunks.flat().map((r) => r.i)).toEqual([...Array(n).keys()]);
+  });
+
+  it('cuts at the character cap, and a row longer than the cap goes alone', () => {
+    const half = STORE_CHUNK.chars / 2;
+    expect(shape(chunkRows(rows(half, half, 1, STORE_CHUNK.chars * 2, 10)))).toEqual([[0, 1], [2], [3], [4]]);
+    expect(chunkRows([])).toEqual([]);
   });
 });
 

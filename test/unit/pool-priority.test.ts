@@ -42,3 +42,23 @@ describe('worker pool lanes', () => {
     expect(await passages).toHaveLength(40);
   });
 });
+
+describe('a worker reserved for queries', () => {
+  let pool: UseLiteEmbedder;
+  beforeAll(async () => {
+    pool = new UseLiteEmbedder({ workers: 1, queryWorkers: 1 });
+    await pool.init();
+  });
+  afterAll(async () => pool?.close());
+
+  it('embeds an urgent job while the ordinary worker runs a batch, and takes no ordinary job', async () => {
+    const done: string[] = [];
+    const writes = [1, 2].map((k) => pool.embed(texts(16, `write ${k}`)).then(() => done.push(`write ${k}`)));
+    await new Promise((r) => setTimeout(r, 5));
+    // Two batches of writes: the second waits for the ordinary worker rather than take the reserved one.
+    expect(pool.stats()).toMatchObject({ size: 2, busy: 1, queued: 1 });
+    const urgent = pool.embed(['where is the quarterly plan'], { urgent: true }).then(() => done.push('urgent'));
+    await Promise.all([...writes, urgent]);
+    expect(done).toEqual(['urgent', 'write 1', 'write 2']);
+  });
+});

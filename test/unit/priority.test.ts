@@ -1,12 +1,12 @@
 // Foreground-first lock (infra/priority.ts) and the detector backlog's bound (contradictions/backlog.ts).
 import { describe, expect, it } from 'vitest';
-import { currentPriority, inBackground, PriorityLock } from '../../src/infra/priority.js';
+import { currentPriority, inBackground, PriorityLock, withPriority } from '../../src/infra/priority.js';
 import { DetectionBacklog } from '../../src/core/contradictions/backlog.js';
 
 const tick = () => new Promise((r) => setImmediate(r));
 
 describe('PriorityLock', () => {
-  it('serves waiting foreground work before background work, each lane in order', async () => {
+  it('serves waiting foreground work, then a batch\'s, then background work, each lane in order', async () => {
     const lock = new PriorityLock();
     const order: string[] = [];
     let release!: () => void;
@@ -15,13 +15,14 @@ describe('PriorityLock', () => {
       lock.run(async () => { order.push('bg1'); }, 'background'),
       lock.run(async () => { order.push('fg1'); }, 'foreground'),
       inBackground(() => lock.run(async () => { order.push('bg2'); })),
+      withPriority('batch', () => lock.run(async () => { order.push('batch1'); })),
       lock.run(async () => { order.push('fg2'); }),
     ];
     await tick();
-    expect(lock.waiting()).toEqual({ foreground: 2, background: 2 });
+    expect(lock.waiting()).toEqual({ foreground: 2, batch: 1, background: 2 });
     release();
     await Promise.all([first, ...jobs]);
-    expect(order).toEqual(['fg1', 'fg2', 'bg1', 'bg2']);
+    expect(order).toEqual(['fg1', 'fg2', 'batch1', 'bg1', 'bg2']);
   });
 
   it('runs one holder at a time and survives a failing holder', async () => {
@@ -38,6 +39,17 @@ describe('PriorityLock', () => {
     await expect(failing).rejects.toThrow('boom');
     await Promise.all(Array.from({ length: 5 }, (_, i) => lock.run(work, i % 2 ? 'background' : 'foreground')));
     expect(most).toBe(1);
+  });
+
+  it('runs each holder at its own priority, not at that of the holder whose release starts it', async () => {
+    const lock = new PriorityLock();
+    let release!: () => void;
+    const first = inBackground(() => lock.run(() => new Promise<void>((r) => { release = r; })));
+    const seen = lock.run(async () => currentPriority());
+    await tick();
+    release();
+    await first;
+    expect(await seen).toBe('foreground');
   });
 
   it('knows the priority of the running work across awaits', async () => {

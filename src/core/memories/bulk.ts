@@ -1,10 +1,12 @@
-// Bulk write (spec 4.2 bulk rules, DEFAULTS "Bulk writes"): up to 100 memories in one
-// transaction. Every item carries client_request_id "<attempt>:<index>", and the unique index
+// Bulk write (spec 4.2 bulk rules, DEFAULTS "Bulk writes"): up to 100 memories, stored in a few
+// short transactions on the embedded database (one on a server). Every item carries client_request_id "<attempt>:<index>", and the unique index
 // on (tenant_id, client_request_id) makes a retried attempt resolve each row to exactly one of
-// created / duplicate_attempt, also when two retries race: rows are inserted with ON CONFLICT
+// created / duplicate_attempt, also when two retries race or a retry follows a batch stored in
+// part: rows are inserted with ON CONFLICT
 // DO NOTHING and classified after the insert, never checked before it.
 import { randomUUID } from 'node:crypto';
 import { Gate } from '../../infra/gate.js';
+import { withPriority } from '../../infra/priority.js';
 import { DomainError, ValidationError, type ValidationItem, embedderUnavailable } from '../errors.js';
 import type { Queryable } from '../../store/db.js';
 import type { Extraction } from '../../providers/entities/types.js';
@@ -111,13 +113,13 @@ export function classifyRows(
 const contentKey = (fleetId: string | null, agentId: string, hash: string) => `${fleetId ?? ''}\u0000${agentId}\u0000${hash}`;
 
 /**
- * The time budget of one bulk request. Once it has run out the transaction may no longer
+ * The time budget of one bulk request. Once it has run out the first transaction may no longer
  * commit: every step checks it, and a request that stopped waiting marks it aborted so the
  * transaction, still queued or running, rolls back.
  */
 export class BulkBudget {
   private aborted = false;
-  /** Set once the transaction passed its last check: the commit is under way and is awaited. */
+  /** Set once the first transaction passed its last check: the commits are under way and are awaited. */
   committing = false;
 
   constructor(readonly budgetMs: number, readonly deadline: number) {}
@@ -132,7 +134,9 @@ export class BulkBudget {
       'Retry with the same X-Bulk-Attempt-Id.');
   }
 
+  /** Throws 504 once the budget has run out, until the first commit: then the rows are stored to the end. */
   check(): void {
+    if (this.committing) return;
     if (this.aborted || this.left() <= 0) this.abort();
   }
 
@@ -402,13 +406,13 @@ async function enrichAndStore(
   const timedOut = new Set(fresh.filter((c) => !c.vector).map((c) => c.index));
   const ready = candidates.filter((c) => !timedOut.has(c.index));
 
-  // 4. Storage: one transaction for the batch.
+  // 4. Storage: a transaction per chunk of rows (one for the batch on a database server).
   const quota = deps.quotaPerTenant;
   let stored: number;
   if (ready.length === 0) {
     stored = await liveMemories(deps.db, tenantId);
   } else {
-    const out = await deps.db.tx((q) => storeBatch(q, deps, tenantId, scope, ready, quota, budget));
+    const out = await storeRows(deps, tenantId, scope, ready, quota, budget);
     if (enrichStart !== null) pace.observe(Date.now() - enrichStart, fresh.length);
     stored = out.stored;
     ready.forEach((c, i) => {
@@ -464,11 +468,67 @@ async function findHolders(q: Queryable, tenantId: string, scope: string, rows: 
   return { byAttempt, byContent };
 }
 
-/** The transaction of a batch: insert the enriched rows, classify every row, record entities. */
-async function storeBatch(q: Queryable, deps: MemoryDeps, tenantId: string, scope: string, rows: Candidate[], quota: number, budget: BulkBudget) {
+/**
+ * How many rows one storage transaction takes on the embedded database. It has one session, and
+ * every request waits for the transaction holding it: each row's HNSW, BM25, full-text and B-tree
+ * inserts and its entity links take a few ms (more for long texts), so a 100-row transaction held
+ * searches for half a second. A database server serves other sessions meanwhile, so there the
+ * batch stays one transaction.
+ */
+export const STORE_CHUNK = { rows: 10, chars: 20_000 };
+
+/** Consecutive runs of rows, each within STORE_CHUNK's rows and characters (a longer row goes alone). */
+export function chunkRows<T extends { text: string }>(rows: T[]): T[][] {
+  const out: T[][] = [];
+  let cur: T[] = [];
+  let chars = 0;
+  for (const r of rows) {
+    if (cur.length && (cur.length === STORE_CHUNK.rows || chars + r.text.length > STORE_CHUNK.chars)) {
+      out.push(cur);
+      cur = [];
+      chars = 0;
+    }
+    cur.push(r);
+    chars += r.text.length;
+  }
+  if (cur.length) out.push(cur);
+  return out;
+}
+
+/**
+ * Stores the ready rows. The budget is checked before the first commit; from then on the rows
+ * are stored to the end (504 means nothing was stored). Every transaction checks the quota
+ * against the rows still to come, so a batch that does not fit is refused before any of it is
+ * stored; only a concurrent writer filling the quota in between can leave a batch part-stored,
+ * and its retry with the same attempt id finds those rows as duplicate_attempt.
+ */
+async function storeRows(deps: MemoryDeps, tenantId: string, scope: string, rows: Candidate[], quota: number, budget: BulkBudget) {
+  const chunks = deps.db.kind === 'pglite' ? chunkRows(rows) : [rows];
+  const outcomes: StoredOutcome[] = [];
+  let stored = 0;
+  let left = rows.filter((r) => r.vector).length;
+  for (const [i, chunk] of chunks.entries()) {
+    // Requests waiting for the database go between the chunks (infra/priority.ts).
+    const out = await withPriority('batch', () => deps.db.tx((q) => storeChunk(q, deps, tenantId, scope, chunk, left, quota, budget, i === chunks.length - 1)));
+    outcomes.push(...out.outcomes);
+    stored = out.stored;
+    left -= chunk.filter((r) => r.vector).length;
+  }
+  return { outcomes, stored };
+}
+
+/**
+ * One storage transaction: insert the enriched rows, classify every row, record entities.
+ * `left`: enriched rows of the batch not yet stored, this chunk's included.
+ */
+async function storeChunk(
+  q: Queryable, deps: MemoryDeps, tenantId: string, scope: string, rows: Candidate[], left: number, quota: number,
+  budget: BulkBudget, last: boolean,
+) {
   budget.check();
   const before = await liveMemories(q, tenantId);
-
+  // Before the rows of a chunk that is not the last: do the rest of the batch fit?
+  if (!last && before + left > quota) throw quotaExceeded(tenantId, before, quota, left);
   const enriched = rows.filter((r) => r.vector);
   let ins: { id: string; client_request_id: string }[] = [];
   if (enriched.length) {
@@ -482,7 +542,7 @@ async function storeBatch(q: Queryable, deps: MemoryDeps, tenantId: string, scop
       `INSERT INTO memories (${INSERT_COLUMNS}) VALUES ${tuples.join(', ')} ON CONFLICT DO NOTHING RETURNING id, client_request_id`,
       p.values));
   }
-  // The whole batch fits or none of it is written (the transaction rolls back).
+  // The chunk fits or none of it is written (the transaction rolls back).
   if (before + ins.length > quota) throw quotaExceeded(tenantId, before, quota, ins.length);
   budget.check();
 

@@ -23,6 +23,11 @@ export interface WorkerPoolOptions {
   /** Worker module (use workerUrl() to pick .ts or .js). */
   url: URL;
   size: number;
+  /**
+   * Extra workers that take urgent jobs only (a search's query): an urgent job then never waits for
+   * a running batch of writes. Default 0.
+   */
+  reserved?: number;
   workerData?: unknown;
   /** Most items sent to a worker at once when merging queued jobs (a larger job goes alone). */
   maxBatch?: number;
@@ -97,7 +102,7 @@ export class WorkerPool<In, Out> {
     if (this.closed) return Promise.reject(new Error(`${this.opts.name} is closed`));
     this.started ??= (async () => {
       const boots: Promise<void>[] = [];
-      for (let i = 0; i < this.opts.size; i++) boots.push(this.spawn(i));
+      for (let i = 0; i < this.opts.size + (this.opts.reserved ?? 0); i++) boots.push(this.spawn(i));
       const results = await Promise.allSettled(boots);
       const bad = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (bad) {
@@ -114,7 +119,8 @@ export class WorkerPool<In, Out> {
    * search's query) goes ahead of every queued ordinary one (a bulk batch), so a reader never waits
    * behind a backlog of writes; it still waits for the batches already running. A job of
    * background work (inBackground: the passages of stored memories) waits for every other job, so a
-   * long memory's passages never hold up the next write's own embedding.
+   * long memory's passages never hold up the next write's own embedding. Reserved workers take
+   * urgent jobs only, and are tried first for them.
    */
   async run(items: In[], urgent = false): Promise<Out[]> {
     if (items.length === 0) return [];
@@ -137,7 +143,7 @@ export class WorkerPool<In, Out> {
   stats(): WorkerPoolStats {
     const live = this.slots.filter((s): s is Slot => s !== null);
     return {
-      size: this.opts.size,
+      size: this.opts.size + (this.opts.reserved ?? 0),
       ready: live.filter((s) => s.ready).length,
       busy: live.filter((s) => s.job).length,
       queued: this.urgent.length + this.queue.length + this.background.length,
@@ -224,7 +230,7 @@ export class WorkerPool<In, Out> {
   /** After a worker could not start: if none is left, nothing queued can ever run. */
   private onSlotLost(err: Error) {
     if (this.closed) return;
-    const alive = this.slots.some((s) => s !== null);
+    const alive = this.slots.some((s) => s !== null && s.index < this.opts.size); // reserved workers take no ordinary job
     if (alive) return;
     this.failed = err;
     for (const job of [...this.urgent.splice(0), ...this.queue.splice(0), ...this.background.splice(0)]) job.reject(err);
@@ -245,25 +251,36 @@ export class WorkerPool<In, Out> {
   }
 
   private pump() {
-    const max = this.opts.maxBatch ?? Infinity;
+    // Reserved workers first, for urgent jobs only; then the others, for every lane.
+    const reservedFrom = this.opts.size;
+    for (const slot of this.slots) {
+      if (this.urgent.length === 0) break;
+      if (slot && slot.index >= reservedFrom) this.assign(slot, this.urgent);
+    }
     for (const slot of this.slots) {
       if (this.urgent.length === 0 && this.queue.length === 0 && this.background.length === 0) return;
-      if (!slot || !slot.ready || slot.job) continue;
-      const lane = this.urgent.length ? this.urgent : this.queue.length ? this.queue : this.background;
-      const cap = lane === this.background ? (this.opts.maxBackgroundBatch ?? max) : max;
-      const jobs = [lane.shift()!];
-      let count = jobs[0].items.length;
-      while (lane.length > 0 && count + lane[0].items.length <= cap) {
-        const next = lane.shift()!;
-        count += next.items.length;
-        jobs.push(next);
-      }
-      const batch: Batch = { id: this.nextId++, jobs };
-      slot.job = batch;
-      slot.worker.ref();
-      const items = jobs.length === 1 ? jobs[0].items : jobs.flatMap((j) => j.items);
-      slot.worker.postMessage({ type: 'job', id: batch.id, items } satisfies ToWorker);
+      if (!slot || slot.index >= reservedFrom) continue;
+      this.assign(slot, this.urgent.length ? this.urgent : this.queue.length ? this.queue : this.background);
     }
+  }
+
+  /** Gives a free, ready worker the next job of `lane`, merged with the jobs queued after it up to the batch cap. */
+  private assign(slot: Slot, lane: Job[]) {
+    if (!slot.ready || slot.job || lane.length === 0) return;
+    const max = this.opts.maxBatch ?? Infinity;
+    const cap = lane === this.background ? (this.opts.maxBackgroundBatch ?? max) : max;
+    const jobs = [lane.shift()!];
+    let count = jobs[0].items.length;
+    while (lane.length > 0 && count + lane[0].items.length <= cap) {
+      const next = lane.shift()!;
+      count += next.items.length;
+      jobs.push(next);
+    }
+    const batch: Batch = { id: this.nextId++, jobs };
+    slot.job = batch;
+    slot.worker.ref();
+    const items = jobs.length === 1 ? jobs[0].items : jobs.flatMap((j) => j.items);
+    slot.worker.postMessage({ type: 'job', id: batch.id, items } satisfies ToWorker);
   }
 }
 
