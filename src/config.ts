@@ -32,6 +32,8 @@ export interface Config {
   embedWorkers: number;
   /** Extra embedder workers for search queries only. */
   embedQueryWorkers: number;
+  /** Nice value of the model workers serving writes (embedder, entity extractor): requests' threads go first. */
+  modelWorkerNice: number;
   llm: { url?: string; model?: string; key?: string; timeoutMs: number };
   /** Write-time enrichment (type, title, tags a client leaves out): who infers, and how long a write waits for the model. */
   enrich: { mode: EnrichMode; llmTimeoutMs: number };
@@ -63,11 +65,13 @@ export interface Config {
 
 type Env = Record<string, string | undefined>;
 
-function int(env: Env, name: string, dflt: number, min = 0): number {
+function int(env: Env, name: string, dflt: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return dflt;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new Error(`${name} must be an integer ${max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`}, got "${raw}"`);
+  }
   return n;
 }
 
@@ -137,6 +141,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     embedWorkers: int(env, 'LOCI_EMBED_WORKERS', 2, 1),
     embedQueryWorkers: int(env, 'LOCI_EMBED_QUERY_WORKERS', 1, 0),
+    modelWorkerNice: int(env, 'LOCI_MODEL_WORKER_NICE', 5, 0, 19),
     llm: {
       url: opt(env, 'LOCI_LLM_URL'),
       model: opt(env, 'LOCI_LLM_MODEL'),

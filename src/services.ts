@@ -114,7 +114,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     onError: (tag, err) => log.warn({ err, tag }, 'event bus problem'),
   });
   await bus.start();
-  const entities = createEntityExtractor();
+  const entities = createEntityExtractor({ nice: config.modelWorkerNice });
   const llm = overrides.llm !== undefined ? overrides.llm : createLlm(config);
   const keys = new KeyService(db);
   const enricher = new Enricher({ mode: config.enrich.mode, llm, llmTimeoutMs: config.enrich.llmTimeoutMs, log: log.child({ component: 'enrich' }) });
@@ -128,6 +128,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const detector = new ContradictionDetector({
     db, cache, llm, log: log.child({ component: 'contradictions' }),
     llmMinSimilarity: config.contradictions.llmMinSimilarity, llmTimeoutMs: config.llm.timeoutMs, judge: config.contradictions.judge,
+    maxBatch: db.kind === 'pglite' ? 25 : 100,
   });
   const passages = new PassageIndexer({ db, embedder, log: log.child({ component: 'passages' }) });
   // Background work: the embedded database serves foreground requests first.
@@ -152,7 +153,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     db, documents, embedder, audit, llm, llmTimeoutMs: config.llm.timeoutMs, clock: overrides.clock, log: log.child({ component: 'skills' }),
   });
   const keystones = new KeystoneService({ db, audit });
-  const stopMaintenance = scheduleMaintenance(db, undefined, (err) => log.warn({ err }, 'vacuum failed'));
+  const stopMaintenance = scheduleMaintenance(db, {}, (err) => log.warn({ err }, 'database maintenance failed'));
   const services: Services = {
     config, log, db, keys, memories, documents, detector, backlog, contradictions, audit, graph, embedder, queryEmbedder, entities, llm, cache, bus, initErrors,
     ingest, search, passages, skills, keystones,

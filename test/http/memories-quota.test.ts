@@ -33,8 +33,8 @@ describe('write quota', () => {
     expect(rows[0].n).toBe(4);
   });
   it('a bulk batch that does not fit is refused whole, also when it is stored in several transactions', async () => {
-    // Four 8,000-character items: the embedded database stores them two per transaction, and the
-    // first two alone would fit the quota of 3.
+    // Four 8,000-character items: the embedded database stores them one per transaction, and the
+    // first three alone would fit the quota of 3.
     const items = [1, 2, 3, 4].map((k) => ({ content: `Quarterly report ${k}. ${'The figures of the region were reviewed again. '.repeat(170)}` }));
     const r = await t.api('POST', '/api/v1/memories/bulk', {
       body: { tenant_id: 'qb', agent_id: 'a1', items }, headers: { 'x-bulk-attempt-id': 'quota-whole' },

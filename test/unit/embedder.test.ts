@@ -396,7 +396,7 @@ describe('CachedEmbedder', () => {
 });
 
 describe('createEmbedder', () => {
-  const base = { embeddings: { timeoutMs: 1000 }, embedWorkers: 1, embedQueryWorkers: 0 };
+  const base = { embeddings: { timeoutMs: 1000 }, embedWorkers: 1, embedQueryWorkers: 0, modelWorkerNice: 0 };
   it('builds the configured embedder', () => {
     expect(createEmbedder({ ...base, embedder: 'use-lite' })).toBeInstanceOf(UseLiteEmbedder);
     const oa = createEmbedder({ ...base, embedder: 'openai', embeddings: { url: 'http://127.0.0.1:9', model: 'e5', dim: 384, timeoutMs: 1000 } });

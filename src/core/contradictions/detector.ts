@@ -67,7 +67,11 @@ export interface DetectorOptions {
   llmTimeoutMs?: number;
   lockTtlMs?: number;
   lockWaitMs?: number;
-  /** Most memories detected together (one set of candidate queries per batch). */
+  /**
+   * Most memories detected together (one set of candidate queries per batch; default 100). Each
+   * statement's work grows with the batch, and on the embedded database a request waits for the
+   * statement running: there, 25 (100 held it 50–70 ms per statement while writes ran).
+   */
   maxBatch?: number;
 }
 

@@ -260,7 +260,9 @@ function scoredMatch(
        ) AS c
        ORDER BY score DESC, c.id
        LIMIT ${k}`;
-  return db.query(sql, p.values).then(({ rows }) => rows.map(toScored));
+  // BM25 scores content: a row matched through its title alone scores 0 and, as in the walk
+  // (rankedScan), is no candidate.
+  return db.query(sql, p.values).then(({ rows }) => rows.map(toScored).filter((c) => rank !== 'bm25' || c.score > 0));
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Embedder } from './types.js';
 import { UseLiteEmbedder } from './use-lite.js';
 import { OpenAIEmbedder } from './openai.js';
 
-export type EmbedderConfig = Pick<Config, 'embedder' | 'embeddings' | 'embedWorkers' | 'embedQueryWorkers'>;
+export type EmbedderConfig = Pick<Config, 'embedder' | 'embeddings' | 'embedWorkers' | 'embedQueryWorkers' | 'modelWorkerNice'>;
 
 export function createEmbedder(cfg: EmbedderConfig): Embedder {
   if (cfg.embedder === 'openai') {
@@ -13,7 +13,7 @@ export function createEmbedder(cfg: EmbedderConfig): Embedder {
     if (!model) throw new Error('LOCI_EMBEDDER=openai needs LOCI_EMBEDDINGS_MODEL');
     return new OpenAIEmbedder({ url, model, key, dim, timeoutMs });
   }
-  return new UseLiteEmbedder({ workers: cfg.embedWorkers, queryWorkers: cfg.embedQueryWorkers });
+  return new UseLiteEmbedder({ workers: cfg.embedWorkers, queryWorkers: cfg.embedQueryWorkers, nice: cfg.modelWorkerNice });
 }
 
 export type { Embedder } from './types.js';

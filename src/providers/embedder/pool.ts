@@ -6,7 +6,7 @@
 // are unref'd so a forgotten close() cannot keep a CLI alive, while a busy one stays
 // ref'd so a pending job cannot be dropped by process exit.
 import { parentPort, type Transferable, type Worker } from 'node:worker_threads';
-import { startWorker } from '../../infra/worker.js';
+import { niceThisThread, startWorker } from '../../infra/worker.js';
 import { currentPriority } from '../../infra/priority.js';
 
 type FromWorker =
@@ -15,7 +15,7 @@ type FromWorker =
   | { type: 'result'; id: number; ok: true; result: unknown[] }
   | { type: 'result'; id: number; ok: false; message: string };
 
-type ToWorker = { type: 'job'; id: number; items: unknown[] };
+type ToWorker = { type: 'job'; id: number; items: unknown[] } | { type: 'nice'; nice: number };
 
 export interface WorkerPoolOptions {
   /** Used in error messages, e.g. "use-lite embedder". */
@@ -28,6 +28,11 @@ export interface WorkerPoolOptions {
    * a running batch of writes. Default 0.
    */
   reserved?: number;
+  /**
+   * Nice value of the workers that take ordinary jobs (default 0): above 0, the threads serving
+   * requests (the event loop, the database, reserved workers) get the cores first under load.
+   */
+  nice?: number;
   workerData?: unknown;
   /** Most items sent to a worker at once when merging queued jobs (a larger job goes alone). */
   maxBatch?: number;
@@ -167,6 +172,8 @@ export class WorkerPool<In, Out> {
   private spawn(index: number): Promise<void> {
     const { name, url, workerData, readyTimeoutMs = 120_000 } = this.opts;
     const worker = startWorker(url, { workerData });
+    const nice = index < this.opts.size ? this.opts.nice ?? 0 : 0;
+    if (nice) worker.postMessage({ type: 'nice', nice } satisfies ToWorker);
     const slot: Slot = { index, worker, ready: false, job: null };
     this.slots[index] = slot;
     const current = () => this.slots[index] === slot;
@@ -300,6 +307,7 @@ export function servePool<In, Out>(init: () => Promise<(items: In[]) => Promise<
   init().then(
     (handle) => {
       port.on('message', async (m: ToWorker) => {
+        if (m.type === 'nice') niceThisThread(m.nice);
         if (m.type !== 'job') return;
         try {
           const { result, transfer } = await handle(m.items as In[]);

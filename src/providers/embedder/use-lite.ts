@@ -20,6 +20,8 @@ export interface UseLiteOptions {
    * then never waits for a running batch of writes (16 short texts take ~0.3 s).
    */
   queryWorkers?: number;
+  /** Nice value of the workers taking writes' texts (WorkerPoolOptions.nice); query workers keep 0. Default 0. */
+  nice?: number;
   /** Texts per worker job. 16 measured best on this model; larger batches pad to the longest text. */
   batchSize?: number;
   /**
@@ -49,6 +51,7 @@ export class UseLiteEmbedder implements Embedder {
       url: workerUrl('use-lite-worker', import.meta.url),
       size: this.workers,
       reserved: opts.queryWorkers ?? 0,
+      nice: opts.nice,
       maxBatch: this.batchSize,
       maxBackgroundBatch: BACKGROUND_BATCH,
     });

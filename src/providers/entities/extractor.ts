@@ -8,6 +8,8 @@ export interface NlpExtractorOptions {
   workers?: number;
   /** Characters read per text: cost is linear in length, and a memory is far shorter. Default 20,000. */
   maxChars?: number;
+  /** Nice value of the workers (WorkerPoolOptions.nice). Default 0. */
+  nice?: number;
 }
 
 export class NlpEntityExtractor implements EntityExtractor {
@@ -20,6 +22,7 @@ export class NlpEntityExtractor implements EntityExtractor {
       name: 'entity extractor',
       url: workerUrl('extractor-worker', import.meta.url),
       size: opts.workers ?? 1,
+      nice: opts.nice,
       // A few texts per message: less messaging overhead, short enough to keep latency low.
       maxBatch: 8,
     });
