@@ -1,8 +1,8 @@
 // Bulk write (spec 4.2 bulk rules, DEFAULTS "Bulk writes"): up to 100 memories, stored in a few
-// short transactions on the embedded database (one on a server). Every item carries client_request_id "<attempt>:<index>", and the unique index
-// on (tenant_id, client_request_id) makes a retried attempt resolve each row to exactly one of
-// created / duplicate_attempt, also when two retries race or a retry follows a batch stored in
-// part: rows are inserted with ON CONFLICT
+// short transactions on the embedded database (one on a server). Every item carries
+// client_request_id "<attempt>:<index>", and the unique index on (tenant_id, client_request_id)
+// makes a retried attempt resolve each row to exactly one of created / duplicate_attempt, also when
+// two retries race or a retry follows a batch stored in part: rows are inserted with ON CONFLICT
 // DO NOTHING and classified after the insert, never checked before it.
 import { randomUUID } from 'node:crypto';
 import { Gate } from '../../infra/gate.js';
@@ -471,9 +471,9 @@ async function findHolders(q: Queryable, tenantId: string, scope: string, rows: 
 /**
  * How many rows one storage transaction takes on the embedded database. It has one session, and
  * every request waits for the transaction holding it: each row's HNSW, BM25, full-text and B-tree
- * inserts and its entity links take a few ms, a long text's tens of ms: a 100-row transaction held
- * searches for half a second, one of ten short rows ~40 ms, one of two 3,600-character rows ~75 ms. A database server serves other sessions meanwhile, so there the
- * batch stays one transaction.
+ * inserts and its entity links take a few ms, a long text's tens of ms. A 100-row transaction held
+ * searches for half a second, one of ten short rows ~40 ms, one of two 3,600-character rows ~75 ms.
+ * A database server serves other sessions meanwhile, so there the batch stays one transaction.
  */
 export const STORE_CHUNK = { rows: 5, chars: 4_000 };
 
