@@ -4,8 +4,9 @@
 //   1. embedder alone: the texts in batches of the bulk size, CLIENTS batches at once;
 //   2. the full bulk path: the same texts over HTTP by CLIENTS clients, timed until the
 //      contradiction detector and the passage indexer have drained their queues (entity extraction runs inside the write);
-//      searches run alongside, and their latency is compared with quiet searches before the ingest
-//      and after it (the larger store); the factor is against the larger quiet p95.
+//   3. searches, one after another with a 100 ms pause, while other texts of the kind are written the
+//      same way (BENCH_BULK_SEARCH_SHORT / _LONG, default half as many), against quiet searches just
+//      before and just after (the larger store); the factor is against the larger quiet p95.
 // Prints throughput, the ratio full/embedder (target ≥ 85 %), CPU per memory (all threads of the
 // process: server, model and database workers) and so the non-embedding CPU per memory, the
 // detector's backlog (peak depth, lag p50/p95) and the search latencies. Clients retry a
@@ -24,6 +25,9 @@ const CLIENTS = Number(process.env.BENCH_BULK_CLIENTS ?? 4);
 const SHORT_SIZE = Number(process.env.BENCH_BULK_SIZE ?? 100);
 const LONG_SIZE = Number(process.env.BENCH_BULK_LONG_SIZE ?? 20);
 const SINGLE_N = Number(process.env.BENCH_BULK_SINGLE ?? 15);
+/** Memories written while searches are timed (other texts than the throughput phase's). */
+const SEARCH_SHORT_N = Number(process.env.BENCH_BULK_SEARCH_SHORT ?? Math.ceil(SHORT_N / 2));
+const SEARCH_LONG_N = Number(process.env.BENCH_BULK_SEARCH_LONG ?? Math.ceil(LONG_N / 2));
 const TARGET_RATIO = 0.85;
 const TARGET_LAG_P95_MS = 2_000;
 const TARGET_SEARCH_P95_FACTOR = 2;
@@ -154,10 +158,10 @@ async function quietSearch(srv: BenchServer, n: number, label: string) {
   return percentiles(probe.samples);
 }
 
-async function measureClass(srv: BenchServer, name: 'short' | 'long', texts: string[], size: number) {
+async function measureClass(srv: BenchServer, name: 'short' | 'long', texts: string[], size: number, searchTexts: string[]) {
   const batches = batchesOf(texts, size);
   const chars = texts.reduce((n, t) => n + t.length, 0) / texts.length;
-  const { embedder, bus, backlog } = srv.services;
+  const { embedder, backlog } = srv.services;
   console.log(`[bulk] ${name}: ${texts.length} texts of ${Math.round(chars)} chars on average, load ${load().join(' ')}`);
 
   // 1. The embedder alone, same texts, same batches, same concurrency.
@@ -170,12 +174,11 @@ async function measureClass(srv: BenchServer, name: 'short' | 'long', texts: str
   const embedRate = texts.length / (embedMs / 1000);
   console.log(`[bulk] ${name}: embedder alone ${round(embedRate)}/s`);
 
-  // 2. The full bulk path over HTTP, searches alongside, until the detector and the passages have drained.
-  const quiet = await quietSearch(srv, 40, `${name}-quiet-`);
+  // 2. The full bulk path over HTTP until the detector and the passages have drained. No searches
+  // run here: their CPU would count against the writes, and faster searches would mean more of them.
   const peakBefore = backlog.stats().processed;
   backlog.resetWindow();
   const uptimeBulk = load();
-  const probe = searchProbe(srv, `${name}-busy-`, 100);
   t = performance.now();
   c = cpuMs();
   let maxDepth = 0;
@@ -186,21 +189,27 @@ async function measureClass(srv: BenchServer, name: 'short' | 'long', texts: str
   const bulkMs = performance.now() - t;
   const bulkCpu = cpuMs() - c;
   clearInterval(depthTimer);
-  await probe.stop();
-  const busy = percentiles(probe.samples);
-  // The same quiet searches on the store the ingest left: search cost grows with the store, so the
-  // figure before the ingest alone would count that growth as interference.
-  const quietAfter = await quietSearch(srv, 40, `${name}-after-`);
-  const quietRef = Math.max(quiet.p95_ms, quietAfter.p95_ms);
   const lag = backlog.stats();
   const created = outcomes.reduce((n, o) => n + o.created, 0);
   const bulkRate = created / (bulkMs / 1000);
   const ratio = bulkRate / embedRate;
   const embedCpuPer = embedCpu / texts.length;
   const bulkCpuPer = bulkCpu / Math.max(1, created);
+
+  // 3. Searches during another ingest of the same kind (other texts), one every 100 ms after the
+  // last, against quiet searches just before and just after it (search cost grows with the store,
+  // so the figure before alone would count that growth as interference).
+  const quiet = await quietSearch(srv, 40, `${name}-quiet-`);
+  const probe = searchProbe(srv, `${name}-busy-`, 100);
+  const searchOutcomes = await byClients(batchesOf(searchTexts, size), CLIENTS, (b, i) => sendBatch(srv, `${name}-s${i}`, b));
+  await drained(srv);
+  await probe.stop();
+  const busy = percentiles(probe.samples);
+  const quietAfter = await quietSearch(srv, 40, `${name}-after-`);
+  const quietRef = Math.max(quiet.p95_ms, quietAfter.p95_ms);
   console.log(`[bulk] ${name}: full path ${round(bulkRate)}/s = ${round(ratio * 100)} % of the embedder alone; ` +
     `non-embedding CPU ${round(bulkCpuPer - embedCpuPer, 2)} ms/memory; detection lag p95 ${lag.lag_p95_ms} ms; ` +
-    `search p95 ${busy.p95_ms} ms busy vs ${quiet.p95_ms} ms quiet before / ${quietAfter.p95_ms} ms after`);
+    `search p95 ${busy.p95_ms} ms during ingest vs ${quiet.p95_ms} ms quiet before / ${quietAfter.p95_ms} ms after`);
   return {
     texts: texts.length, mean_chars: Math.round(chars), batch_size: size,
     embedder_only: { load_avg: uptimeEmbed, wall_s: round(embedMs / 1000, 2), per_s: round(embedRate), cpu_ms_per_memory: round(embedCpuPer, 2) },
@@ -211,6 +220,11 @@ async function measureClass(srv: BenchServer, name: 'short' | 'long', texts: str
       final_statuses: outcomes.reduce<Record<string, number>>((m, o) => ({ ...m, [o.status]: (m[o.status] ?? 0) + 1 }), {}),
       retried_batches: outcomes.filter((o) => o.tries > 1).length,
       item_errors: outcomes.reduce((n, o) => n + o.errors, 0),
+    },
+    search_ingest: {
+      texts: searchTexts.length, created: searchOutcomes.reduce((n, o) => n + o.created, 0),
+      item_errors: searchOutcomes.reduce((n, o) => n + o.errors, 0),
+      final_statuses: searchOutcomes.reduce<Record<string, number>>((m, o) => ({ ...m, [o.status]: (m[o.status] ?? 0) + 1 }), {}),
     },
     ratio: round(ratio, 3),
     non_embedding_cpu_ms_per_memory: round(bulkCpuPer - embedCpuPer, 2),
@@ -259,14 +273,15 @@ export async function runBulkBench() {
     await sendBatch(srv, 'warmup-long', Array.from({ length: 10 }, (_, i) => longText(1_000_000 + i)));
     await drained(srv, 120_000);
 
-    const short = await measureClass(srv, 'short', Array.from({ length: SHORT_N }, (_, i) => shortText(i)), SHORT_SIZE);
-    const long = LONG_N > 0 ? await measureClass(srv, 'long', Array.from({ length: LONG_N }, (_, i) => longText(i)), LONG_SIZE) : null;
+    const texts = (n: number, make: (i: number) => string, from = 0) => Array.from({ length: n }, (_, i) => make(from + i));
+    const short = await measureClass(srv, 'short', texts(SHORT_N, shortText), SHORT_SIZE, texts(SEARCH_SHORT_N, shortText, SHORT_N));
+    const long = LONG_N > 0 ? await measureClass(srv, 'long', texts(LONG_N, longText), LONG_SIZE, texts(SEARCH_LONG_N, longText, LONG_N)) : null;
 
     const singles = [];
     for (const chars of [130, 2_700, 10_000]) singles.push(await singleWrites(srv, chars, SINGLE_N));
     for (const x of singles) console.log(`[bulk] single write of ${x.chars} chars: p50 ${x.write.p50_ms} ms (embedding alone ${x.embed_alone.p50_ms} ms)`);
 
-    const expected = 110 + SHORT_N + LONG_N;
+    const expected = 110 + SHORT_N + SEARCH_SHORT_N + (LONG_N > 0 ? LONG_N + SEARCH_LONG_N : 0);
     const { rows } = await srv.services.db.query<{ n: number; contents: number; attempts: number }>(
       `SELECT count(*)::int AS n, count(DISTINCT content_hash)::int AS contents, count(DISTINCT client_request_id)::int AS attempts
        FROM memories WHERE tenant_id = 'default' AND agent_id = 'bench'`);
@@ -283,7 +298,8 @@ export async function runBulkBench() {
       store,
       targets: { ratio: TARGET_RATIO, lag_p95_ms: TARGET_LAG_P95_MS, search_p95_factor: TARGET_SEARCH_P95_FACTOR, single_write_p50_ms: SINGLE_TARGET_MS },
       pass: {
-        no_errors: classes.every((s) => s.bulk_http.item_errors === 0 && Object.keys(s.bulk_http.final_statuses).every((k) => k === '200')),
+        no_errors: classes.every((s) => s.bulk_http.item_errors === 0 && s.search_ingest.item_errors === 0 &&
+          [s.bulk_http.final_statuses, s.search_ingest.final_statuses].every((f) => Object.keys(f).every((k) => k === '200'))),
         exactly_once: store.rows === expected && store.distinct_contents === expected && store.distinct_request_ids === expected,
         ratio_short: short.ratio >= TARGET_RATIO,
         ratio_long: long ? long.ratio >= TARGET_RATIO : null,
