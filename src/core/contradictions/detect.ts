@@ -289,16 +289,54 @@ interface Hunk {
   b: Tok[];
 }
 
+/**
+ * Stems as small integers, so the LCS compares numbers instead of strings (it runs for every
+ * sentence pair of two memories: most of the judge's time on long texts). The numbering is reset
+ * when it grows past STEM_IDS_MAX; codes of an earlier numbering are recomputed on use.
+ */
+const STEM_IDS_MAX = 200_000;
+const stemIds = new Map<string, number>();
+let stemEpoch = 0;
+const stemCodeCache = new WeakMap<Tok[], { epoch: number; codes: Int32Array }>();
+
+function stemCodes(ts: Tok[]): Int32Array {
+  const had = stemCodeCache.get(ts);
+  if (had && had.epoch === stemEpoch) return had.codes;
+  const codes = new Int32Array(ts.length);
+  ts.forEach((t, i) => {
+    let id = stemIds.get(t.stem);
+    if (id === undefined) stemIds.set(t.stem, (id = stemIds.size));
+    codes[i] = id;
+  });
+  stemCodeCache.set(ts, { epoch: stemEpoch, codes });
+  return codes;
+}
+
+/** The LCS table, reused between calls (grown when a pair needs more). */
+let lcsTable = new Uint16Array(4_096);
+
 /** Differences between two token lists (LCS on stems), fillers dropped from every hunk. */
-function diff(x: Tok[], y: Tok[]): Hunk[] {
+export function diff(x: Tok[], y: Tok[]): Hunk[] {
   const n = x.length;
   const m = y.length;
+  if (stemIds.size > STEM_IDS_MAX) {
+    stemIds.clear();
+    stemEpoch++;
+  }
+  const cx = stemCodes(x);
+  const cy = stemCodes(y);
   // LCS lengths of the suffixes, row-major in one array: L(i, j) = L[i * w + j].
   const w = m + 1;
-  const L = new Uint16Array((n + 1) * w);
+  const size = (n + 1) * w;
+  if (lcsTable.length < size) lcsTable = new Uint16Array(Math.max(size, lcsTable.length * 2));
+  const L = lcsTable;
+  L.fill(0, n * w, size); // row n: past the end of x
   for (let i = n - 1; i >= 0; i--) {
+    const row = i * w;
+    L[row + m] = 0; // column m: past the end of y
+    const xi = cx[i];
     for (let j = m - 1; j >= 0; j--) {
-      L[i * w + j] = x[i].stem === y[j].stem ? L[(i + 1) * w + j + 1] + 1 : Math.max(L[(i + 1) * w + j], L[i * w + j + 1]);
+      L[row + j] = xi === cy[j] ? L[row + w + j + 1] + 1 : Math.max(L[row + w + j], L[row + j + 1]);
     }
   }
   const hunks: Hunk[] = [];
@@ -313,7 +351,7 @@ function diff(x: Tok[], y: Tok[]): Hunk[] {
     cur = null;
   };
   while (i < n || j < m) {
-    if (i < n && j < m && x[i].stem === y[j].stem) {
+    if (i < n && j < m && cx[i] === cy[j]) {
       flush();
       i++;
       j++;
