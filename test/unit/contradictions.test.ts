@@ -10,7 +10,7 @@ import {
   slotOf,
 } from '../../src/core/contradictions/predicates.js';
 import { extractTriple, extractTriples, normalizeSubject, splitSentences } from '../../src/core/contradictions/triples.js';
-import { judgePair, SEMANTIC_SIMILARITY_THRESHOLD } from '../../src/core/contradictions/detect.js';
+import { diff, judgePair, SEMANTIC_SIMILARITY_THRESHOLD, tokenize } from '../../src/core/contradictions/detect.js';
 import { lexicalSimilarity, scorePairs, type LabelledPair } from '../../src/core/contradictions/score.js';
 
 const load = (name: string) =>
@@ -245,5 +245,18 @@ describe('labelled pairs', () => {
   it('lexical similarity is a cosine in [0, 1]', () => {
     expect(lexicalSimilarity('a b c', 'a b c')).toBeCloseTo(1);
     expect(lexicalSimilarity('alpha', 'beta')).toBe(0);
+  });
+});
+
+describe('sentence diff', () => {
+  const words = (ts: { orig: string }[]) => ts.map((t) => t.orig).join(' ');
+  const hunks = (a: string, b: string) => diff(tokenize(a), tokenize(b)).map((h) => [words(h.a), words(h.b)]);
+
+  it('finds the replaced span, fillers dropped, also right after a larger pair (its table is reused)', () => {
+    const long = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
+    expect(hunks(long, `${long} extra`)).toEqual([['', 'extra']]);
+    expect(hunks('The standup is on Monday at 10', 'The standup is now on Tuesday at 10')).toEqual([['Monday', 'Tuesday']]);
+    expect(hunks('Alpha beta gamma', 'Alpha beta gamma')).toEqual([]);
+    expect(hunks('Rent is 900 euros', 'The rent went up to 950 euros')).toEqual([['900', 'went up to 950']]);
   });
 });
