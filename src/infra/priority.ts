@@ -57,6 +57,16 @@ export class PriorityLock {
   }
 
   private next() {
+    const go = this.lanes.get('foreground')!.shift();
+    if (go) return go();
+    // A lower lane waits one turn of the event loop: a request whose statement just finished sends
+    // its next one from the code awaiting the first, and should find the session free, not a bulk
+    // transaction or a detector statement begun in between. (The lock stays taken meanwhile.)
+    if (LANES.some((p) => this.lanes.get(p)!.length)) setImmediate(() => this.nextAnyLane());
+    else this.busy = false;
+  }
+
+  private nextAnyLane() {
     for (const p of LANES) {
       const go = this.lanes.get(p)!.shift();
       if (go) return go();

@@ -25,6 +25,21 @@ describe('PriorityLock', () => {
     expect(order).toEqual(['fg1', 'fg2', 'batch1', 'bg1', 'bg2']);
   });
 
+  it('keeps the session for a request\'s next statement, sent a few awaits after its last, before a lower lane', async () => {
+    const lock = new PriorityLock();
+    const order: string[] = [];
+    let release!: () => void;
+    const first = lock.run(() => new Promise<void>((r) => { release = r; }));
+    const batch = withPriority('batch', () => lock.run(async () => { order.push('batch'); }));
+    await tick();
+    release();
+    await first;
+    for (let i = 0; i < 5; i++) await null; // the layers between a statement's result and the next one
+    await lock.run(async () => { order.push('next statement'); });
+    await batch;
+    expect(order).toEqual(['next statement', 'batch']);
+  });
+
   it('runs one holder at a time and survives a failing holder', async () => {
     const lock = new PriorityLock();
     let inside = 0;
