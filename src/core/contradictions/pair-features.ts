@@ -776,11 +776,22 @@ const STATE_GROUPS: ReadonlyArray<ReadonlyArray<ReadonlySet<string>>> = [
   'full-time|part-time|freelance freelancer self-employed|unemployed',
 ].map((g) => g.split('|').map((c) => new Set(c.split(' '))));
 
+/** A sentence's words as the state groups read them; a sentence is compared with many: read once. */
+const stateWordCache = new WeakMap<SentenceInfo, Set<string>>();
+
+function stateWords(x: SentenceInfo): Set<string> {
+  let w = stateWordCache.get(x);
+  if (!w) {
+    w = new Set(x.text.toLowerCase()
+      .replace(/\bin (?:the )?(person|office)\b/g, 'in-$1').replace(/\bon site\b/g, 'onsite').replace(/\b(full|part) time\b/g, '$1-time')
+      .match(/[a-z][a-z-]*/g) ?? []);
+    stateWordCache.set(x, w);
+  }
+  return w;
+}
+
 function stateChange(a: SentenceInfo, b: SentenceInfo): boolean {
-  const words = (x: SentenceInfo) => new Set(x.text.toLowerCase()
-    .replace(/\bin (?:the )?(person|office)\b/g, 'in-$1').replace(/\bon site\b/g, 'onsite').replace(/\b(full|part) time\b/g, '$1-time')
-    .match(/[a-z][a-z-]*/g) ?? []);
-  const [wa, wb] = [words(a), words(b)];
+  const [wa, wb] = [stateWords(a), stateWords(b)];
   return STATE_GROUPS.some((group) => {
     const classes = (w: Set<string>) => group.filter((c) => [...c].some((x) => w.has(x)));
     const [ca, cb] = [classes(wa), classes(wb)];

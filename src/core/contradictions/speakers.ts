@@ -39,7 +39,7 @@ const FILLER = /^\s*(?:fyi|btw|fwiw|iirc|afaik|ps|p\.s\.|oh|ok|okay|so|anyway|al
 
 /** The sentence without such an opener. */
 export function withoutOpener(text: string): string {
-  if (FILLER.test(text)) text = text.replace(FILLER, '');
+  text = text.replace(FILLER, '');
   const m = OPENER.exec(text);
   if (!m) return text;
   const words = m[1].toLowerCase().split(' ');
