@@ -205,6 +205,18 @@ describe('agent phrasings: how the features read them', () => {
     expect(m.sentences[0].toks[0]).toMatchObject({ kind: 'name', key: 'alice' });
   });
 
+  it('reads again only the sentences a lowered opening word changes, as a whole reading would', () => {
+    const text = 'Sprints are now three weeks long. Bob runs the planning. Reviews happen on Fridays. We ship monthly.';
+    const base = analyzeMemory(text);
+    const [n] = reconcile(base, analyzeMemory('Our sprint length is two weeks; the reviews are short.'));
+    const whole = analyzeMemory(text, new Set(['sprints', 'reviews']));
+    const reading = (m: typeof n) => ({ ...m, lowered: undefined });
+    expect(reading(n)).toEqual(reading(whole));
+    expect(n.sentences[0].toks[0]).toMatchObject({ kind: 'word', key: 'sprint' });
+    expect(n.sentences[1]).toBe(base.sentences[1]); // "Bob runs the planning." is not read again
+    expect(n.sentences[2]).not.toBe(base.sentences[2]);
+  });
+
   it('a key: value note with its short value replaced, not a key that lists many values', () => {
     expect(best('deploy owner: dana', 'deploy owner: ravi').features.kv_replace).toBe(1);
     expect(best('likes: hiking', 'likes: swimming').features.kv_replace).toBe(0);

@@ -188,6 +188,19 @@ describe('judgePair', () => {
     expect(judgePair(m('Sara left Google in June.'), m('Sara works at Google.'), { similarity: sim })).toMatchObject({ verdict: 'semantic_conflict', reason: 'negation_flip' });
   });
 
+  it('finds the one changed sentence among many of two long memories, a figure run or a short name swap', () => {
+    const others = 'We talked about the garden for a while. The tomatoes did well this year despite the heat. ' +
+      'My neighbour lent me a ladder for the gutters. Everyone was tired after the long drive home.';
+    const older = `${others} The server runs 4 workers. Nothing else changed.`;
+    const newer = `Some notes from the weekend follow here. ${others} The server runs 8 workers.`;
+    expect(judgePair(m(newer), m(older), { similarity: 0.9 })).toMatchObject({ verdict: 'semantic_conflict', reason: 'different_value' });
+    expect(judgePair(m(`${others} The API returns JSON by default.`), m(`${others} The API returns XML by default.`), { similarity: 0.9 }))
+      .toMatchObject({ verdict: 'semantic_conflict', reason: 'different_named_value' });
+    // Four words changed that are no figures: no single-value signal.
+    expect(judgePair(m(`${others} The API returns pretty printed nested documents by default.`), m(`${others} The API returns XML by default.`), { similarity: 0.9 }).verdict)
+      .toBe('none');
+  });
+
   it('treats equal values in other notations as the same', () => {
     expect(judgePair(m('The cafeteria opens at 8:00 am.'), m('The cafeteria opens at 8.'), { similarity: 0.95 }).verdict).toBe('none');
     expect(judgePair(m('The dev team has twelve engineers.'), m('The dev team has 12 engineers.'), { similarity: 0.95 }).verdict).toBe('none');

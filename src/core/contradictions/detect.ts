@@ -388,6 +388,24 @@ interface SentenceSignal {
 }
 
 /** Contradiction signal between two sentences, or null. */
+/** Stems of a sentence's tokens, kept with the (cached) token list. */
+const stemSets = new WeakMap<Tok[], Set<string>>();
+const stemsOf = (ts: Tok[]) => stemSets.get(ts) ?? stemSets.set(ts, new Set(ts.map((t) => t.stem))).get(ts)!;
+
+/** Whether x's tokens that are no filler and whose stem y lacks could still be one hunk of a signal. */
+function fewUnmatched(x: Tok[], y: Tok[]): boolean {
+  const ys = stemsOf(y);
+  let n = 0;
+  let valuesOnly = true;
+  for (const t of x) {
+    if (isFiller(t) || ys.has(t.stem)) continue;
+    n++;
+    valuesOnly &&= isValue(t);
+    if (n > 3 && !valuesOnly) return false;
+  }
+  return true;
+}
+
 function sentenceSignal(newer: string, older: string, multiValued: boolean): SentenceSignal | null {
   const a = tokenizeCached(older);
   const b = tokenizeCached(newer);
@@ -402,6 +420,10 @@ function sentenceSignal(newer: string, older: string, multiValued: boolean): Sen
     return null; // one side denies something else: no comparable claim
   }
 
+  // Every word of one side found nowhere in the other falls in the diff's hunks, and a signal
+  // (below) is one hunk of at most three words, or of figures only: a pair that cannot make one
+  // is passed over before the alignment, which is most of the cost across two long memories.
+  if (!fewUnmatched(a, b) || !fewUnmatched(b, a)) return null;
   const hunks = diff(a, b);
   if (hunks.length !== 1) return null;
   const h = hunks[0];

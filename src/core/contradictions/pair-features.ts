@@ -88,6 +88,13 @@ export interface MemoryInfo {
   wordKeys: Set<string>;
   /** The same text read with some of those opening words as plain words, by the words (computed when a pair needs it). */
   lowered?: Map<string, MemoryInfo>;
+  /** The sentences as split from the text, with their speakers: readAgainst reads some of them again. */
+  spoken: ReadonlyArray<Spoken>;
+}
+
+interface Spoken {
+  text: string;
+  speaker: string | null;
 }
 
 const NO_SUBJECT: Subject = { keys: [], names: [], head: null, headIsName: false, values: [], mods: [] };
@@ -554,7 +561,12 @@ const spokenSentences = (text: string) =>
   speakerLines(text).flatMap((line) => sentencesOf(line.text).map((x) => ({ text: x, speaker: line.speaker })));
 
 export function analyzeMemory(text: string, lowerInitial: Lower = null): MemoryInfo {
-  const sentences = spokenSentences(text).slice(0, MAX_SENTENCES).map((x) => analyzeSentence(x.text, lowerInitial, x.speaker));
+  const spoken = spokenSentences(text).slice(0, MAX_SENTENCES);
+  return memoryOf(text, spoken, spoken.map((x) => analyzeSentence(x.text, lowerInitial, x.speaker)));
+}
+
+/** A memory's reading from its sentences' readings. */
+function memoryOf(text: string, spoken: ReadonlyArray<Spoken>, sentences: SentenceInfo[]): MemoryInfo {
   // The memory's subject: the first sentence's. When the first line is a title (a key, or a
   // short line without a verb such as a changelog header), it names the subject of the whole.
   const first = sentences[0];
@@ -580,7 +592,7 @@ export function analyzeMemory(text: string, lowerInitial: Lower = null): MemoryI
       else if (t.kind === 'word' && t.content) wordKeys.add(t.key);
     }
   }
-  return { sentences, anchors, titled, keys, chars: text.length, text, initialStems, wordKeys };
+  return { sentences, anchors, titled, keys, chars: text.length, text, initialStems, wordKeys, spoken };
 }
 
 /**
@@ -594,7 +606,12 @@ function readAgainst(m: MemoryInfo, other: MemoryInfo): MemoryInfo {
   m.lowered ??= new Map();
   let info = m.lowered.get(key);
   if (!info) {
-    info = analyzeMemory(m.text, lower);
+    // Lowering changes only a sentence whose opening word it names (read as a name, `initial`):
+    // the others keep their reading, so a long memory is not read again whole for every pair.
+    const sentences = m.sentences.map((x, i) => x.toks.some((t) => t.initial && lower.has(t.low))
+      ? analyzeSentence(m.spoken[i].text, lower, m.spoken[i].speaker)
+      : x);
+    info = memoryOf(m.text, m.spoken, sentences);
     if (m.lowered.size < 16) m.lowered.set(key, info);
   }
   return info;
