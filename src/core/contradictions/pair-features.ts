@@ -642,12 +642,20 @@ interface Hunk {
 }
 
 /** Differences between two token lists (LCS on keys); only content-bearing tokens kept in hunks. */
+/** LCS table of diff, reused: L(i, j) = lcs[i * 81 + j] (sentences are compared up to 80 tokens). */
+const lcs = new Uint16Array(81 * 81);
+
 function diff(x: Tok[], y: Tok[]): Hunk[] {
   const n = Math.min(x.length, 80);
   const m = Math.min(y.length, 80);
-  const L: Uint16Array[] = Array.from({ length: n + 1 }, () => new Uint16Array(m + 1));
+  const w = 81;
+  const L = lcs;
+  L.fill(0, n * w, n * w + m + 1); // row n: past the end of x
   for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) L[i][j] = x[i].key === y[j].key ? L[i + 1][j + 1] + 1 : Math.max(L[i + 1][j], L[i][j + 1]);
+    const row = i * w;
+    L[row + m] = 0; // column m: past the end of y
+    const key = x[i].key;
+    for (let j = m - 1; j >= 0; j--) L[row + j] = key === y[j].key ? L[row + w + j + 1] + 1 : Math.max(L[row + w + j], L[row + j + 1]);
   }
   const hunks: Hunk[] = [];
   let cur: Hunk | null = null;
@@ -665,7 +673,7 @@ function diff(x: Tok[], y: Tok[]): Hunk[] {
       flush();
       i++;
       j++;
-    } else if (j < m && (i >= n || L[i][j + 1] >= L[i + 1][j])) {
+    } else if (j < m && (i >= n || L[i * w + j + 1] >= L[(i + 1) * w + j])) {
       (cur ??= { a: [], b: [] }).b.push(y[j++]);
     } else {
       (cur ??= { a: [], b: [] }).a.push(x[i++]);
@@ -964,7 +972,9 @@ const nameKeysOf = (x: SentenceInfo) => x.toks.filter((t) => t.kind === 'name').
 
 /** The sentence pairs worth a full comparison: most shared content first. */
 export function alignedPairs(newer: MemoryInfo, older: MemoryInfo, k = ALIGNED_PAIRS): Array<[SentenceInfo, SentenceInfo]> {
-  const scored: Array<[number, SentenceInfo, SentenceInfo]> = [];
+  if (k < 1) return [];
+  // The k best so far, best first; a later pair of equal score comes after (as a stable sort would).
+  const top: Array<[number, SentenceInfo, SentenceInfo]> = [];
   const olderNames = older.sentences.map(nameKeysOf);
   // Shared keys counted through an index of the older sentences' keys: long memories have hundreds
   // of sentence pairs, most sharing nothing.
@@ -984,11 +994,15 @@ export function alignedPairs(newer: MemoryInfo, older: MemoryInfo, k = ALIGNED_P
         const sameSpeaker = (a.subjectKind === 'first' && b.subjectKind === 'first' && !otherSpeakers(a, b)) || speaks(a, b.subject) || speaks(b, a.subject);
         if (!sameSpeaker && !corefers(b, newer, a) && !corefers(a, older, b)) continue;
       }
-      scored.push([shared / Math.sqrt(Math.max(1, a.keys.size) * Math.max(1, b.keys.size)) + shared * 0.01, a, b]);
+      const score = shared / Math.sqrt(Math.max(1, a.keys.size) * Math.max(1, b.keys.size)) + shared * 0.01;
+      if (top.length === k && score <= top[k - 1][0]) continue;
+      let at = top.length;
+      while (at > 0 && top[at - 1][0] < score) at--;
+      top.splice(at, 0, [score, a, b]);
+      if (top.length > k) top.pop();
     }
   }
-  scored.sort((x, y) => y[0] - x[0]);
-  return scored.slice(0, k).map(([, a, b]) => [a, b]);
+  return top.map(([, a, b]) => [a, b]);
 }
 
 export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: MemoryInfo, newer: MemoryInfo, ctx: PairContext): SentencePairView {
