@@ -177,6 +177,8 @@ describe('context written by the service', () => {
   it('a terse reply is found through the turns its writer wrote just before it in the same run', async () => {
     const run = { run_id: 'chat-7', ts_valid_start: '2024-05-08T13:56:00Z' };
     for (let i = 0; i < 4; i++) await write(T, `Unrelated note ${i}: the printer on floor ${i + 2} needs toner.`);
+    // The same run a day earlier: outside the window, so not part of the reply's context.
+    await write(T, 'Caroline: Did you book the ferry to the island?', { run_id: 'chat-7', ts_valid_start: '2024-05-07T09:00:00Z' });
     await write(T, 'Caroline: Have you been back to the bouldering gym since your shoulder healed?', run);
     const reply = await write(T, 'Melanie: Yes, twice last month!', run);
     const alone = await write(T, 'Melanie: Yes, twice last month!', { agent_id: 'a9', run_id: 'chat-8' }); // no predecessors: no context
@@ -185,6 +187,7 @@ describe('context written by the service', () => {
       `SELECT content FROM memory_passages WHERE memory_id = $1 AND kind = 'context'`, [reply.id]);
     expect(rows).toHaveLength(1);
     expect(rows[0].content).toContain('bouldering gym');
+    expect(rows[0].content).not.toContain('ferry');
     // The same words without their context rank below the reply (the question itself may rank first).
     const items = await search(T, 'How often did Melanie go to the bouldering gym?');
     const rank = (id: string) => items.findIndex((i) => i.id === id);

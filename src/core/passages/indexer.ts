@@ -116,19 +116,29 @@ export class PassageIndexer {
   async index(ids: string[]): Promise<number> {
     const o = this.o;
     // Without a run, only a memory that may be a line of dialogue reads its predecessors, two more
-    // of them: whether a speaker comes back decides (dialogueContext).
+    // of them: whether a speaker comes back decides (dialogueContext). The predecessors are the
+    // writer's last memories before it in the same fleet and run (index memories_writer_run_seq: a
+    // few rows read, however many the writer holds), those outside the time window then dropped.
+    // The gate sits inside the lateral so that a memory without context reads no row at all.
+    const gate = `$2::boolean AND length(m.content) <= $3::int AND (m.run_id IS NOT NULL OR ($6::float8 > 0 AND m.content ~ $7::text))`;
+    const before = `e.tenant_id = m.tenant_id AND e.agent_id = m.agent_id AND coalesce(e.fleet_id, '') = coalesce(m.fleet_id, '')
+                    AND e.write_seq < m.write_seq AND e.deleted_at IS NULL`;
     const { rows } = await this.deps.db.query<{ id: string; tenant_id: string; content: string; no_run: boolean; previous: string[] | null; previous_ids: string[] | null }>(
       `SELECT m.id, m.tenant_id, m.content, m.run_id IS NULL AS no_run, p.previous, p.previous_ids
        FROM memories m LEFT JOIN LATERAL (
-                SELECT array_agg(x.content ORDER BY x.write_seq) AS previous, array_agg(x.id ORDER BY x.write_seq) AS previous_ids FROM (
-                  SELECT e.id, e.content, e.write_seq FROM memories e
-                  WHERE e.tenant_id = m.tenant_id AND e.agent_id = m.agent_id AND e.write_seq < m.write_seq
-                    AND coalesce(e.fleet_id, '') = coalesce(m.fleet_id, '') AND e.run_id IS NOT DISTINCT FROM m.run_id
-                    AND e.deleted_at IS NULL
-                    AND coalesce(e.ts_valid_start, e.created_at) BETWEEN coalesce(m.ts_valid_start, m.created_at) - make_interval(secs => CASE WHEN m.run_id IS NULL THEN $6::float8 ELSE $4::float8 END)
-                                                                    AND coalesce(m.ts_valid_start, m.created_at)
-                  ORDER BY e.write_seq DESC LIMIT CASE WHEN m.run_id IS NULL THEN $5::int + 2 ELSE $5::int END) AS x
-              ) AS p ON $2::boolean AND length(m.content) <= $3::int AND (m.run_id IS NOT NULL OR ($6::float8 > 0 AND m.content ~ $7::text))
+         SELECT array_agg(x.content ORDER BY x.write_seq) AS previous, array_agg(x.id ORDER BY x.write_seq) AS previous_ids
+         FROM (
+           (SELECT e.id, e.content, e.write_seq, coalesce(e.ts_valid_start, e.created_at) AS at FROM memories e
+            WHERE ${gate} AND m.run_id IS NOT NULL AND e.run_id = m.run_id AND ${before}
+            ORDER BY e.write_seq DESC LIMIT $5::int)
+           UNION ALL
+           (SELECT e.id, e.content, e.write_seq, coalesce(e.ts_valid_start, e.created_at) AS at FROM memories e
+            WHERE ${gate} AND m.run_id IS NULL AND e.run_id IS NULL AND ${before}
+            ORDER BY e.write_seq DESC LIMIT $5::int + 2)
+         ) AS x
+         WHERE x.at BETWEEN coalesce(m.ts_valid_start, m.created_at) - make_interval(secs => CASE WHEN m.run_id IS NULL THEN $6::float8 ELSE $4::float8 END)
+                        AND coalesce(m.ts_valid_start, m.created_at)
+       ) AS p ON true
        WHERE m.id = ANY($1::uuid[]) AND m.deleted_at IS NULL`,
       [ids, o.context.enabled, o.minChars, o.context.windowMs / 1000, o.context.previous, o.context.noRunWindowMs / 1000, TURN_PREFILTER_SQL]);
     const units: Unit[] = [];
