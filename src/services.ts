@@ -128,7 +128,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const detector = new ContradictionDetector({
     db, cache, llm, log: log.child({ component: 'contradictions' }),
     llmMinSimilarity: config.contradictions.llmMinSimilarity, llmTimeoutMs: config.llm.timeoutMs, judge: config.contradictions.judge,
-    maxBatch: db.kind === 'pglite' ? 25 : 100,
+    maxBatch: db.singleSession ? 25 : 100,
   });
   const passages = new PassageIndexer({ db, embedder, log: log.child({ component: 'passages' }) });
   // Background work: the embedded database serves foreground requests first.

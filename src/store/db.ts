@@ -19,6 +19,11 @@ export interface TxOptions {
 
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'pg';
+  /**
+   * Every statement shares one session (the embedded database): a long transaction or statement
+   * keeps every request waiting, so bulk work is cut into short ones.
+   */
+  readonly singleSession: boolean;
   /** Runs fn inside one transaction; commits when it resolves, rolls back when it throws. */
   tx<T>(fn: (q: Queryable) => Promise<T>, opts?: TxOptions): Promise<T>;
   /**

@@ -10,6 +10,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export class PgDb implements Db {
   readonly kind = 'pg' as const;
+  readonly singleSession = false;
   private pool: pg.Pool;
 
   /** statementTimeoutMs: the server cancels any statement running longer (SQLSTATE 57014). */

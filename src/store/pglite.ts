@@ -36,6 +36,7 @@ interface Pending {
 
 export class PgliteDb implements Db {
   readonly kind = 'pglite' as const;
+  readonly singleSession = true;
   private worker!: Worker;
   /** Resolves when the current worker's database is open: opening (initdb, recovery) is not a statement. */
   private ready!: Promise<void>;

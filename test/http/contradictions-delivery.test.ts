@@ -105,7 +105,7 @@ describe.skipIf(!NATS_URL || !REDIS_URL)('detector delivery over NATS: a crashed
     const dataDir = mkdtempSync(join(tmpdir(), 'loci-replica-'));
     cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
     const config = loadConfig({ LOCI_DATA_DIR: dataDir, LOCI_LOG_LEVEL: 'silent', LOCI_EMBED_WORKERS: '1', ...env });
-    const shared: Db = { kind: db.kind, query: (q, p) => db.query(q, p), tx: (fn) => db.tx(fn), queryWithSettings: (s, q, p) => db.queryWithSettings(s, q, p), ping: () => db.ping(), close: async () => {} };
+    const shared: Db = { kind: db.kind, singleSession: db.singleSession, query: (q, p) => db.query(q, p), tx: (fn) => db.tx(fn), queryWithSettings: (s, q, p) => db.queryWithSettings(s, q, p), ping: () => db.ping(), close: async () => {} };
     const s = await createServices(config, { db: shared, log: pino({ level: 'silent' }) });
     const app = await buildApp(s);
     await app.listen({ host: '127.0.0.1', port: 0 });

@@ -503,7 +503,7 @@ export function chunkRows<T extends { text: string }>(rows: T[]): T[][] {
  * and its retry with the same attempt id finds those rows as duplicate_attempt.
  */
 async function storeRows(deps: MemoryDeps, tenantId: string, scope: string, rows: Candidate[], quota: number, budget: BulkBudget) {
-  const chunks = deps.db.kind === 'pglite' ? chunkRows(rows) : [rows];
+  const chunks = deps.db.singleSession ? chunkRows(rows) : [rows];
   const outcomes: StoredOutcome[] = [];
   let stored = 0;
   let left = rows.filter((r) => r.vector).length;
