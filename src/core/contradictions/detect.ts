@@ -387,7 +387,6 @@ interface SentenceSignal {
   signals: string[];
 }
 
-/** Contradiction signal between two sentences, or null. */
 /** Stems of a sentence's tokens, kept with the (cached) token list. */
 const stemSets = new WeakMap<Tok[], Set<string>>();
 const stemsOf = (ts: Tok[]) => stemSets.get(ts) ?? stemSets.set(ts, new Set(ts.map((t) => t.stem))).get(ts)!;
@@ -406,6 +405,7 @@ function fewUnmatched(x: Tok[], y: Tok[]): boolean {
   return true;
 }
 
+/** Contradiction signal between two sentences, or null. */
 function sentenceSignal(newer: string, older: string, multiValued: boolean): SentenceSignal | null {
   const a = tokenizeCached(older);
   const b = tokenizeCached(newer);

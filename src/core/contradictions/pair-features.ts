@@ -641,10 +641,10 @@ interface Hunk {
   b: Tok[];
 }
 
-/** Differences between two token lists (LCS on keys); only content-bearing tokens kept in hunks. */
 /** LCS table of diff, reused: L(i, j) = lcs[i * 81 + j] (sentences are compared up to 80 tokens). */
 const lcs = new Uint16Array(81 * 81);
 
+/** Differences between two token lists (LCS on keys); only content-bearing tokens kept in hunks. */
 function diff(x: Tok[], y: Tok[]): Hunk[] {
   const n = Math.min(x.length, 80);
   const m = Math.min(y.length, 80);

@@ -117,8 +117,8 @@ export class PassageIndexer {
     const o = this.o;
     // Without a run, only a memory that may be a line of dialogue reads its predecessors, two more
     // of them: whether a speaker comes back decides (dialogueContext). The predecessors are the
-    // writer's last memories before it in the same fleet and run (index memories_writer_run_seq: a
-    // few rows read, however many the writer holds), those outside the time window then dropped.
+    // writer's last memories before it in the same fleet and run (migration 092's indexes: a few
+    // rows read, however many the writer holds), those outside the time window then dropped.
     // The gate sits inside the lateral so that a memory without context reads no row at all.
     const gate = `$2::boolean AND length(m.content) <= $3::int AND (m.run_id IS NOT NULL OR ($6::float8 > 0 AND m.content ~ $7::text))`;
     const before = `e.tenant_id = m.tenant_id AND e.agent_id = m.agent_id AND coalesce(e.fleet_id, '') = coalesce(m.fleet_id, '')
