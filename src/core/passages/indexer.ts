@@ -48,10 +48,14 @@ export const INDEX_DEFAULTS: IndexOptions = {
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-interface Unit { memoryId: string; tenantId: string; ord: number; kind: 'passage' | 'context' | 'sentence'; content: string; previousIds?: string[] }
+export interface Unit { memoryId: string; tenantId: string; ord: number; kind: 'passage' | 'context' | 'sentence'; content: string; previousIds?: string[] }
 
-/** Units stored per transaction (a memory's units are never split; a huge memory's go alone). */
-const STORE_UNITS = 24;
+/**
+ * Units stored per transaction. Each unit costs index inserts (HNSW, BM25, GIN), ~2–4 ms on the
+ * embedded database, whose one session a transaction holds: a long memory's twenty units in one
+ * transaction kept a search waiting ~50–70 ms.
+ */
+const STORE_UNITS = 12;
 
 /** Consecutive groups of memories with at most `most` units each (a memory with more goes alone). */
 function groupsOf(memories: Array<[string, Unit[]]>, most: number): Array<Array<[string, Unit[]]>> {
@@ -68,6 +72,23 @@ function groupsOf(memories: Array<[string, Unit[]]>, most: number): Array<Array<
     n += m[1].length;
   }
   if (cur.length) out.push(cur);
+  return out;
+}
+
+/**
+ * The transactions that store the units of some memories: consecutive memories with at most `most`
+ * units in all, and a memory with more in several in a row. Each transaction first deletes the
+ * earlier units of the memories in `clear` (those it begins), so a memory being indexed again has,
+ * for a moment, part of its new units, never a mix with its old ones.
+ */
+export function storeParts(memories: Array<[string, Unit[]]>, most: number): Array<{ clear: string[]; units: Unit[] }> {
+  const out: Array<{ clear: string[]; units: Unit[] }> = [];
+  for (const group of groupsOf(memories, most)) {
+    const units = group.flatMap(([, us]) => us);
+    const clear = group.map(([id]) => id);
+    if (units.length <= most) out.push({ clear, units });
+    else for (let i = 0; i < units.length; i += most) out.push({ clear: i === 0 ? clear : [], units: units.slice(i, i + most) });
+  }
   return out;
 }
 
@@ -166,15 +187,14 @@ export class PassageIndexer {
     const embedded = units.filter((u) => !own(u) && u.kind !== 'context');
     const fresh = embedded.length ? await this.deps.embedder.embed(embedded.map((u) => u.content)) : [];
     const vectorOf = new Map(embedded.map((u, i) => [u, fresh[i]]));
-    // Stored a few memories per transaction: a transaction holds the embedded database's one
-    // session, and each row costs index inserts (HNSW, BM25), so a batch's hundreds of passages in
-    // one transaction kept searches waiting for a second or more.
+    // Stored a few units per transaction (storeParts): a transaction holds the embedded database's
+    // one session, and a batch's hundreds of passages in one transaction kept searches waiting for a
+    // second or more.
     const unitsOf = new Map<string, Unit[]>(ids.map((id) => [id, []]));
     for (const u of units) unitsOf.get(u.memoryId)?.push(u);
-    for (const group of groupsOf([...unitsOf], STORE_UNITS)) {
+    for (const { clear, units: rows } of storeParts([...unitsOf], STORE_UNITS)) {
       await this.deps.db.tx(async (q) => {
-        await q.query('DELETE FROM memory_passages WHERE memory_id = ANY($1::uuid[])', [group.map(([id]) => id)]);
-        const rows = group.flatMap(([, us]) => us);
+        if (clear.length) await q.query('DELETE FROM memory_passages WHERE memory_id = ANY($1::uuid[])', [clear]);
         if (rows.length === 0) return;
         const p = new Params();
         const tuples = rows.map((u) =>
