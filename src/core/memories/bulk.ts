@@ -6,6 +6,7 @@
 // DO NOTHING and classified after the insert, never checked before it.
 import { randomUUID } from 'node:crypto';
 import { Gate } from '../../infra/gate.js';
+import { consecutiveGroups } from '../../infra/groups.js';
 import { withPriority } from '../../infra/priority.js';
 import { DomainError, ValidationError, type ValidationItem, embedderUnavailable } from '../errors.js';
 import type { Queryable } from '../../store/db.js';
@@ -479,20 +480,7 @@ export const STORE_CHUNK = { rows: 5, chars: 4_000 };
 
 /** Consecutive runs of rows, each within STORE_CHUNK's rows and characters (a longer row goes alone). */
 export function chunkRows<T extends { text: string }>(rows: T[]): T[][] {
-  const out: T[][] = [];
-  let cur: T[] = [];
-  let chars = 0;
-  for (const r of rows) {
-    if (cur.length && (cur.length === STORE_CHUNK.rows || chars + r.text.length > STORE_CHUNK.chars)) {
-      out.push(cur);
-      cur = [];
-      chars = 0;
-    }
-    cur.push(r);
-    chars += r.text.length;
-  }
-  if (cur.length) out.push(cur);
-  return out;
+  return consecutiveGroups(rows, (r) => r.text.length, { items: STORE_CHUNK.rows, weight: STORE_CHUNK.chars });
 }
 
 /**

@@ -8,6 +8,7 @@ import type { Db } from '../../store/db.js';
 import { vectorParam } from '../../store/db.js';
 import type { Embedder } from '../../providers/embedder/types.js';
 import type { BusEvent } from '../../infra/bus/types.js';
+import { consecutiveGroups } from '../../infra/groups.js';
 import { inBackground } from '../../infra/priority.js';
 import { Params } from '../memories/params.js';
 import {
@@ -57,24 +58,6 @@ export interface Unit { memoryId: string; tenantId: string; ord: number; kind: '
  */
 const STORE_UNITS = 12;
 
-/** Consecutive groups of memories with at most `most` units each (a memory with more goes alone). */
-function groupsOf(memories: Array<[string, Unit[]]>, most: number): Array<Array<[string, Unit[]]>> {
-  const out: Array<Array<[string, Unit[]]>> = [];
-  let cur: Array<[string, Unit[]]> = [];
-  let n = 0;
-  for (const m of memories) {
-    if (cur.length && n + m[1].length > most) {
-      out.push(cur);
-      cur = [];
-      n = 0;
-    }
-    cur.push(m);
-    n += m[1].length;
-  }
-  if (cur.length) out.push(cur);
-  return out;
-}
-
 /**
  * The transactions that store the units of some memories: consecutive memories with at most `most`
  * units in all, and a memory with more in several in a row. Each transaction first deletes the
@@ -83,7 +66,7 @@ function groupsOf(memories: Array<[string, Unit[]]>, most: number): Array<Array<
  */
 export function storeParts(memories: Array<[string, Unit[]]>, most: number): Array<{ clear: string[]; units: Unit[] }> {
   const out: Array<{ clear: string[]; units: Unit[] }> = [];
-  for (const group of groupsOf(memories, most)) {
+  for (const group of consecutiveGroups(memories, ([, us]) => us.length, { weight: most })) {
     const units = group.flatMap(([, us]) => us);
     const clear = group.map(([id]) => id);
     if (units.length <= most) out.push({ clear, units });
