@@ -44,6 +44,15 @@ const UPDATES: Array<[string, string, V, string]> = [
   ['Maya works remotely from Lisbon.', 'Maya is back in the office full-time since March.', 'rdf_conflict', 'a state replaced (remote / in the office)'],
   ['Our weekly design review is in person.', 'The weekly design review is virtual now.', 'rdf_conflict', 'a state replaced (in person / virtual)'],
   ['Leo is a junior developer on the payments team.', "Leo got promoted, he's a senior developer now.", 'rdf_conflict', 'a state replaced (junior / senior)'],
+  ['API clients may send 100 requests per minute.', 'Rate limit for API clients is 300/min as of this release.', 'rdf_conflict', 'a rate written two ways ("per minute" / "/min")'],
+  ['The staging database has 200 GB of storage.', 'We bumped staging DB storage to 500 GB.', 'rdf_conflict', 'what a figure counts, named before it'],
+  ['Minimum order quantity: 500 units', 'MOQ is 250 units as of this month.', 'rdf_conflict', 'an acronym of the subject'],
+  ['Sprint planning happens every other Monday at 11.', 'Sprint planning is now every other Tuesday at 11.', 'rdf_conflict', '"every other" is no addition'],
+  ['Home internet is with Comcast.', "Cancelled Comcast; we're on Verizon Fios now.", 'rdf_conflict', 'the old value cancelled, the new one named'],
+  ['Default branch: master', 'default branch renamed to main', 'rdf_conflict', 'a one-line note, renamed'],
+  ['The office closes at 6pm on Fridays.', 'Starting this month the office closes at 4pm on Fridays.', 'rdf_conflict', 'a time phrase before the subject'],
+  ['The quarterly review is scheduled for June 18.', 'Quarterly review has been rescheduled to June 25.', 'rdf_conflict', 'a date moved ("rescheduled to")'],
+  ['Annual license renewal quote: $18,400.', 'Vendor came back with a revised quote of $16,900 for the annual license.', 'rdf_conflict', '"revised"'],
 ];
 
 const LOOK_ALIKES: Array<[string, string, string]> = [
@@ -70,6 +79,9 @@ const LOOK_ALIKES: Array<[string, string, string]> = [
   ['We pay $49/month for the Figma team plan.', 'We pay $12/user/month for Notion.', 'a figure and a name of another thing'],
   ['John joined an online book club.', 'John is part of a virtual chess group.', 'two words for one state ("online", "virtual")'],
   ['Maya works remotely.', "Maya's husband works in the office.", 'a state of a relative'],
+  ['Annual dues are $150 per member.', 'Annual dues for students are $75.', 'a plural noun before the verb, qualified ("for students")'],
+  ['Nina handles vendor invoices.', 'Nina might hand vendor invoices to Tom when she goes on leave.', 'a hand-over that might happen'],
+  ['The building was completed in 1998.', 'The building was renovated in 2015.', 'another event of the same thing'],
 ];
 
 const CONVERSATIONAL = (JSON.parse(readFileSync(new URL('../fixtures/contradictions-conversational.json', import.meta.url), 'utf8')) as {
@@ -106,7 +118,7 @@ describe('learned contradiction judge', () => {
   });
 
   // The hand-written conversational lists (test/fixtures/contradictions-conversational.json): a
-  // floor under what they score now (recall 0.59, precision 1.0), so a change that loses either shows.
+  // floor under what they score now (recall 0.67, precision 1.0), so a change that loses either shows.
   it('holds its recall and precision on the conversational lists', () => {
     let tp = 0;
     let fp = 0;
@@ -117,7 +129,7 @@ describe('learned contradiction judge', () => {
       else if (found) fp++;
       else if (r.expected !== 'none') fn++;
     }
-    expect(tp / (tp + fn), `recall ${tp} of ${tp + fn}`).toBeGreaterThanOrEqual(0.55);
+    expect(tp / (tp + fn), `recall ${tp} of ${tp + fn}`).toBeGreaterThanOrEqual(0.63);
     expect(tp / (tp + fp), `precision ${tp} of ${tp + fp}`).toBeGreaterThanOrEqual(0.95);
   });
 

@@ -35,6 +35,8 @@ export interface SentenceInfo {
   attributeNames: Set<string>;
   /** Nouns counted by a figure ("5 seats", "40 people"): what the number is a number of. */
   counted: Set<string>;
+  /** The content word right before each figure ("storage to 500 GB": storage). */
+  leading: Set<string>;
   /** The sentence is `key: value`. */
   kv: boolean;
   /** Content keys of a note's value (after the key). */
@@ -159,12 +161,14 @@ const VERBS = new Set(
     'bump bumped update updated upgrade upgraded set sets add adds added drop drops dropped remove removes removed ' +
     'switch move join start stop stops stopped open opens close closes ship ships release releases moves ' +
     'raised lowered increased decreased reduced extended shortened pushed postponed scaled changed migrated relocated ' +
-    'renamed promoted reassigned transferred handed rewrote rewritten downgraded cut resized').split(' '),
+    'renamed promoted reassigned transferred handed rewrote rewritten downgraded cut resized ' +
+    'happen happens occur occurs cancel cancels cancelled canceled retired').split(' '),
 );
 const VERB_STEMS = new Set([...VERBS].map(stem));
 // Capitalised words that open sentences without being names (imperatives of changelogs, notes).
 const INITIAL_WORDS = new Set(
   ('new bump bumped update updated upgrade upgraded add added fix fixed remove removed drop dropped use used switch switched move moved ' +
+    'cancel cancelled canceled retired sold quit ' +
     'set change changed build install make release import refresh refreshed convert enable disable support include rename replace ' +
     'quick small short big note notes today yesterday tomorrow also please thanks thank met saw heard told asked got went had ' +
     'since after before during while when once now currently lately recently still maybe perhaps finally apparently actually ' +
@@ -177,17 +181,19 @@ const CONTRACTIONS: Array<[RegExp, string]> = [
   [/[’‘`]/g, "'"], [/\bcan't\b/gi, 'can not'], [/\bcannot\b/gi, 'can not'], [/\bwon't\b/gi, 'will not'],
   [/\b(\w+)n't\b/gi, '$1 not'], [/\b(i|you|we|they)'re\b/gi, '$1 are'], [/\b(i|you|we|they)'ve\b/gi, '$1 have'],
   [/\bi'm\b/gi, 'i am'], [/\b(i|you|we|they|he|she|it)'ll\b/gi, '$1 will'], [/\b(i|you|we|they|he|she)'d\b/gi, '$1 would'],
+  // "300/min" is a rate ("300 per min"), "1:1" a meeting, not a time of day.
+  [/(\d)\s*\/\s*(sec|second|min|minute|hr|hour)s?\b/gi, '$1 per $2'], [/\b1(?::|-on-)1(s?)\b/gi, 'one-on-one$1'],
 ];
 
 // Markers, matched on the lower-cased sentence.
 const MARKERS: Array<[Mark, RegExp]> = [
-  ['change', /\b(?:(?:ownership|responsibility|custody|control)\b[^.;]{0,30}\b(?:went|goes|passed|moved|transferred|shifted) to|relocat(?:ed|es|ing|e)|switch(?:ed|es|ing)?|swapp?(?:ed|ing)?|migrat(?:ed|ing|e)|moved|moving|replac(?:ed|es|ing|ement)|instead|took over|tak(?:es|ing) over|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|in favou?r of|superseded|succeeded by|renamed|changed|chang(?:es|ing) (?:to|from)|now (?:uses?|runs?|owns?|leads?|handles?|lives?|works?|is|are|at|in|on|with|under|reports?|costs?|points?|belongs?|goes|managed|handled|owned|run|led)|is now|are now|has become|became|taken over|new (?:owner|lead|manager|maintainer|home|address|office|vendor|provider|supplier|host|tool|job|role|team|boss|number|price|plan|version|default|limit|location|contact|on-call|point of contact)|convert(?:ed|s)? (?:to|into)|switch(?:ed)? back|(?:found|got|landed|started|took|accepted) (?:a|an|my|his|her|their|our) (?:new )?(?:job|position|role|place|apartment|house)|bump(?:ed|s)?|upgrad(?:ed|e|es|ing)|downgrad(?:ed|e|es|ing)|pushed (?:back |out )?to|postponed|rescheduled|brought forward|mov(?:es|ed) (?:up |back )?to|scaled\b[^.;]{0,30}\bto|joined (?!(?:the|a|an|our|my|his|her|their|us|them|me|in|as)\b)|hand(?:s|ed|ing)? [^.;]{1,40} (?:over|off) to|resiz(?:ed|es|ing)\b[^.;]{0,30}\bto|promoted|(?:is|are|was) gone|went from|rewr(?:ote|itten) (?:it )?in|(?:has|have) been (?:moved|changed|replaced|reassigned|switched|raised|lowered|increased|reduced|updated)|updat(?:ed|e|es) (?:to|the)|set to|raised|lowered|increased|decreased|reduced|extended|shortened|(?:cut|slashed|trimmed|hiked|updated)\b[^.;]{0,40}\bto\b|from [^,.;]{1,40} to|slipp(?:ed|ing)? to|delayed (?:to|until)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|(?:hired|found|got|have|has) (?:a|an) new (?:accountant|lawyer|doctor|dentist|landlord|coach|therapist|assistant|agency|bank|designer|contractor|supplier|vendor|provider|manager|boss|ceo|cto|cfo|director|supervisor|advisor|tutor|trainer|vet|mechanic|hairdresser|barber)|(?:is|are|was|were|went|go(?:es)?|dropped|fell|rose|grew|jumped|climbed|shrank|came) (?:back )?(?:down|up) to|(?:dropped|fell|rose|grew|jumped|climbed|shrank) to)\b|→|->|=>|^(?:the |our |my |a )?new [\w-]+(?: [\w-]+)?(?::| is | are )/],
-  ['negchange', /\b(?:lost (?:my|his|her|their|our|the) job|step(?:ped|s|ping)? down|laid off|fired|broke up|sold (?:my|his|her|their|our|the)|gave (?:away|up)|moved out|shut down|closed down|orphan(?:ed|ing)?|no longer|not (?:anymore|any more)|anymore|any more|no more|stopped|quit|left|dropped|removed|discontinued|retired|deprecated|gave up|isn't .* anymore|ended)\b/],
+  ['change', /\b(?:(?:ownership|responsibility|custody|control)\b[^.;]{0,30}\b(?:went|goes|passed|moved|transferred|shifted) to|relocat(?:ed|es|ing|e)|switch(?:ed|es|ing)?|swapp?(?:ed|ing)?|migrat(?:ed|ing|e)|moved|moving|replac(?:ed|es|ing|ement)|instead|took over|tak(?:es|ing) over|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|in favou?r of|superseded|succeeded by|renamed|changed|chang(?:es|ing) (?:to|from)|now (?:uses?|runs?|owns?|leads?|handles?|lives?|works?|is|are|at|in|on|with|under|reports?|costs?|points?|belongs?|goes|managed|handled|owned|run|led)|is now|are now|has become|became|taken over|new (?:owner|lead|manager|maintainer|home|address|office|vendor|provider|supplier|host|tool|job|role|team|boss|number|price|plan|version|default|limit|location|contact|on-call|point of contact)|convert(?:ed|s)? (?:to|into)|switch(?:ed)? back|(?:found|got|landed|started|took|accepted) (?:a|an|my|his|her|their|our) (?:new )?(?:job|position|role|place|apartment|house)|bump(?:ed|s)?|upgrad(?:ed|e|es|ing)|downgrad(?:ed|e|es|ing)|pushed (?:back |out )?to|postponed|rescheduled|brought forward|mov(?:es|ed) (?:up |back )?to|scaled\b[^.;]{0,30}\bto|joined (?!(?:the|a|an|our|my|his|her|their|us|them|me|in|as)\b)|hand(?:s|ed|ing)? [^.;]{1,40} (?:(?:over|off) )?to|revis(?:ed|es|ing|e)|resiz(?:ed|es|ing)\b[^.;]{0,40}\bto|promoted|(?:is|are|was) gone|went from|rewr(?:ote|itten) (?:it )?in|rebuil(?:t|ds?|ding)\b[^.;]{0,40}\b(?:in|with|on)|trad(?:ed|es|ing) (?:in )?[^.;]{1,40} for|expand(?:ed|s|ing)? to|(?:has|have) been (?:moved|changed|replaced|reassigned|switched|raised|lowered|increased|reduced|updated)|updat(?:ed|e|es) (?:to|the)|set to|raised|lowered|increased|decreased|reduced|extended|shortened|(?:cut|slashed|trimmed|hiked|updated)\b[^.;]{0,40}\bto\b|from [^,.;]{1,40} to|slipp(?:ed|ing)? to|delayed (?:to|until)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|(?:hired|found|got|have|has) (?:a|an) new (?:accountant|lawyer|doctor|dentist|landlord|coach|therapist|assistant|agency|bank|designer|contractor|supplier|vendor|provider|manager|boss|ceo|cto|cfo|director|supervisor|advisor|tutor|trainer|vet|mechanic|hairdresser|barber)|(?:is|are|was|were|went|go(?:es)?|dropped|fell|rose|grew|jumped|climbed|shrank|came) (?:back )?(?:down|up) to|(?:dropped|fell|rose|grew|jumped|climbed|shrank) to)\b|→|->|=>|^(?:the |our |my |a )?new [\w-]+(?: [\w-]+)?(?::| is | are )/],
+  ['negchange', /\b(?:lost (?:my|his|her|their|our|the) job|step(?:ped|s|ping)? down|laid off|fired|broke up|sold (?:my|his|her|their|our|the)|gave (?:away|up)|moved out|shut (?:down|off)|(?:is|are|was|were) gone|cancel(?:l?ed|s|l?ing)?|closed down|turned off|switched off|sunset(?:ted)?|decommissioned|phased out|wound down|orphan(?:ed|ing)?|no longer|not (?:anymore|any more)|anymore|any more|no more|stopped|quit|left|dropped|removed|discontinued|retired|deprecated|gave up|isn't .* anymore|ended)\b/],
   ['soft', /\b(?:now|nowadays|these days|currently|as of|since (?:the )?last \w+|since (?:monday|tuesday|wednesday|thursday|friday|january|february|march|april|may|june|july|august|september|october|november|december|last|yesterday|today|the (?:reorg|migration|switch|move|change))|from (?:now|today|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next|this|the \w+ on)|starting|effective|going forward|henceforth|latest|current|this (?:week|month|year|quarter))\b/],
   ['history', /\b(?:used to|previously|formerly|originally|back (?:in (?:the day|the days|\d|school|college|high school)|when|then)|in the past|at the time|years ago|before (?:the|we|i|he|she|they)|when (?:i|we|he|she|they) (?:was|were)|as a kid|as a child|growing up|had been|once upon|old days)\b/],
   ['hypo', /\b(?:plan(?:s|ned|ning)? (?:to|on)|might|maybe|perhaps|possibly|probably|consider(?:s|ed|ing)?|thinking (?:about|of)|think about|would|could|should|if|unless|whether|hop(?:e|es|ing) to|want(?:s|ed)? to|wanna|wish|intend(?:s|ed)? to|propos(?:e|ed|al)|idea|someday|eventually|tempted|dream(?:s|ing)? of|looking (?:into|for)|(?:i|we|you|he|she|they|it) may|hypothetical|suppose)\b/],
   ['future', /\b(?:will|going to|gonna|is to|are to|next (?:week|month|year|quarter|sprint|time)|upcoming|soon|tomorrow)\b/],
-  ['multi', /\b(?:another|also|too(?=\s*(?:[,.!?;]|$))|as well|additional(?:ly)?|other|both|extra|more|again|add(?:ed|s|ing)?|plus|second|third|fourth|fifth|one more|new (?:hobby|friend|pet|puppy|dog|cat|member|club|class|course))\b/],
+  ['multi', /\b(?:another|also|too(?=\s*(?:[,.!?;]|$))|as well|additional(?:ly)?|(?<!every )other|both|extra|more|again|add(?:ed|s|ing)?|plus|second|third|fourth|fifth|one more|new (?:hobby|friend|pet|puppy|dog|cat|member|club|class|course))\b/],
 ];
 
 // "No more nights", "any more": an end, not an addition.
@@ -341,6 +347,15 @@ const POSSESSIVE1 = new Set(['my', 'our']);
 const DETERMINERS = new Set(['the', 'a', 'an', 'my', 'our', 'your', 'his', 'her', 'their', 'its', 'this', 'that', 'these', 'those']);
 const AUX = new Set(['is', 'am', 'are', 'was', 'were', 'be', 'been', 'has', 'have', 'had', 'do', 'does', 'did', 'will', 'would', 'can', 'could', 'should', 'shall', 'may', 'might', 'must']);
 
+/** An auxiliary within three plain words from `from` ("… for students are"; not "… at Google, which is"). */
+function pluralBeforeAux(toks: Tok[], from: number): boolean {
+  for (let j = from; j < toks.length && j < from + 3; j++) {
+    if (AUX.has(toks[j].low)) return j > from;
+    if (toks[j].kind !== 'word' && toks[j].kind !== 'name' || /^(?:which|that|who|where|when)$/.test(toks[j].low)) return false;
+  }
+  return false;
+}
+
 /**
  * Index of the first token that ends the subject (a verb), or -1. Auxiliaries always do; a word
  * that may be a verb or a noun ("report", "run", "updates") only when what follows starts an
@@ -358,6 +373,8 @@ function firstVerb(toks: Tok[]): number {
     if (prev && !VERBS.has(t.low) && (HEAD_PREP.has(prev.low) || DETERMINERS.has(prev.low))) continue;
     // "Min supported Android version": a participle that qualifies the noun after it.
     if (PARTICIPLE_ADJ.has(t.low) && next && (next.kind === 'name' || (next.content && next.kind === 'word'))) continue;
+    // "Annual dues are $150", "Dues for students are $75": an -s form before the verb is a plural noun.
+    if (!VERBS.has(t.low) && /[^su]s$/.test(t.low) && next && (AUX.has(next.low) || (HEAD_PREP.has(next.low) && pluralBeforeAux(toks, i + 2)))) continue;
     // "the cluster runs version 1.27": an -s/-ed form right after a noun is its verb.
     if (prev && (prev.content || prev.kind === 'name') && /(?:[^su]s|ed)$/.test(t.low)) return i;
     if (!next || !next.content || next.kind === 'name' || next.kind === 'value' || next.kind === 'timeref') return i;
@@ -390,6 +407,20 @@ function statesValue(s: SentenceInfo): boolean {
   return false;
 }
 
+// Words of a time phrase that opens a sentence ("Starting this month", "As of May 1", "From Monday on").
+const TIME_OPENER = new Set(['starting', 'from', 'as', 'of', 'since', 'effective', 'beginning', 'this', 'next', 'last', 'on', 'the']);
+
+/** A subject without the time phrase it opens with ("Starting this month the office" → "the office"). */
+function withoutTimeOpener(toks: Tok[]): Tok[] {
+  let k = 0;
+  let time = false;
+  while (k < toks.length && (toks[k].kind === 'timeref' || (toks[k].kind === 'value' && time) || TIME_OPENER.has(toks[k].low))) {
+    if (toks[k].kind === 'timeref') time = true;
+    k++;
+  }
+  return time && k < toks.length ? toks.slice(k) : toks;
+}
+
 const KV_RE = /^\s*([^:=\n]{1,60}?)\s*(?::|=|→|->)\s+(\S.*)$/;
 
 function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: string | null = null): SentenceInfo {
@@ -410,6 +441,7 @@ function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: stri
     const v = firstVerb(toks);
     subjectToks = v <= 0 ? [] : toks.slice(0, v);
   }
+  subjectToks = withoutTimeOpener(subjectToks);
   let subject = subjectOf(subjectToks);
   // "Grace's manager is Heidi": the relation is an attribute of Grace, not another subject.
   const complement = toks[subjectToks.length + 1];
@@ -428,7 +460,8 @@ function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: stri
   for (const [m, re] of MARKERS) if (m === 'negchange' ? stopsSomething(low) : re.test(m === 'multi' ? low.replace(NO_MORE, '') : low)) marks.add(m);
   // Rates per second, minute or hour compare per hour ("100 requests per minute" = "6,000 per hour").
   const PER_HOUR = table({ second: 3600, sec: 3600, minute: 60, min: 60, hour: 1, hr: 1 });
-  const values = toks.filter((t) => t.kind === 'value').map((t) => {
+  const valueToks = toks.filter((t) => t.kind === 'value');
+  const values = valueToks.map((t) => {
     const i = toks.indexOf(t);
     const per = toks.slice(i + 1, i + 4).findIndex((x) => x.low === 'per' || x.low === 'a');
     const unit = per >= 0 ? toks[i + 2 + per]?.low.replace(/s$/, '') : undefined;
@@ -440,14 +473,19 @@ function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: stri
   // build agents' Node version is 18").
   const attributes = new Set<string>();
   const counted = new Set<string>();
+  const rates = new Set(valueToks.filter((_, j) => values[j].endsWith('/h')));
+  const leading = new Set<string>();
   toks.forEach((t, i) => {
     if (t.kind !== 'value') return;
+    // (a rate counts per time, whether or not it names what: "100 requests per minute" / "300/min")
+    if (rates.has(t)) counted.add('/h');
     let n = 0;
     // (a note's key is its subject, not what the figure is of: the look-back stops there)
     const from = kv ? subjectToks.length : 0;
     for (let j = i - 1; j >= from && n < 3; j--) {
       if (!toks[j].content || toks[j].kind === 'value') continue;
       attributes.add(toks[j].key);
+      if (n === 0) leading.add(toks[j].key);
       n++;
     }
     // A plain count names what it counts right after it ("5 seats", "40 people", "2 TB of disk").
@@ -458,6 +496,9 @@ function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: stri
         const what = next.key.split('/')[0] || next.key;
         attributes.add(what);
         counted.add(what);
+      } else if (kv && i === subjectToks.length && !next && subject.head && /^\d+(?:\.\d+)?$/.test(t.key)) {
+        // "Seats: 120": a note's bare count counts what its key names.
+        counted.add(subject.head);
       }
     }
     // What a clause's figure is of includes its subject ("the K8s cluster runs version 1.27").
@@ -473,6 +514,7 @@ function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: stri
     attributes,
     attributeNames,
     counted,
+    leading,
     kv,
     kvValue: new Set(kv ? toks.slice(subjectToks.length).filter((t) => t.content).map((t) => t.key) : []),
     // a value of at most three words and no verb ("dana", "us-east-1", "$25/month"), not a sentence
@@ -626,10 +668,13 @@ export function reconcile(newer: MemoryInfo, older: MemoryInfo): [MemoryInfo, Me
 export function pairViews(newer0: MemoryInfo, older0: MemoryInfo, ctx: PairContext): SentencePairView[] {
   const [newer, older] = reconcile(newer0, older0);
   const olderValues = new Set(older.sentences.flatMap((s) => s.values));
+  const olderTimes = new Set(older.sentences.flatMap((s) => s.toks.filter((t) => t.kind === 'timeref').map((t) => t.key)));
   return alignedPairs(newer, older)
     // The newer sentence's figures all stand in the older memory already: a restatement of it
-    // ("timeout raised to 30 seconds" / "set the timeout to 30s"), whichever older sentence aligned.
-    .filter(([, b]) => !(b.values.length && b.values.every((v) => olderValues.has(v)) && b.toks.every((t) => t.kind !== 'name' || t.key === 'i' || older.keys.has(t.key))))
+    // ("timeout raised to 30 seconds" / "set the timeout to 30s"), whichever older sentence aligned
+    // (not when it names another day: "every other Monday at 11" / "now every other Tuesday at 11").
+    .filter(([, b]) => !(b.values.length && b.values.every((v) => olderValues.has(v)) &&
+      b.toks.every((t) => (t.kind !== 'name' || t.key === 'i' || older.keys.has(t.key)) && (t.kind !== 'timeref' || olderTimes.has(t.key)))))
     .map(([a, b]) => sentencePairFeatures(a, b, older, newer, ctx));
 }
 
@@ -827,8 +872,27 @@ function stateChange(a: SentenceInfo, b: SentenceInfo): boolean {
 /** A subject that is someone's relation ("Priya's manager", "Tom's sister"): about the relation, not the one named. */
 const relationOf = (s: Subject) => s.head !== null && !s.headIsName && RELATIONAL.has(s.head) && s.names.length > 0;
 
+/**
+ * `y` with each run of its words whose initials spell an acronym `x` names ("CS" / "customer
+ * success", "DAU" / "daily active users") read as that acronym; `y` itself when there is none.
+ */
+function withAcronyms(x: Subject, y: Subject): Subject {
+  let keys = y.keys;
+  for (const a of x.names) {
+    if (a.length < 2 || a.length > 5 || !/^\p{L}+$/u.test(a) || keys.includes(a)) continue;
+    const at = keys.findIndex((_, i) => i + a.length <= keys.length && keys.slice(i, i + a.length).every((k, j) => k[0] === a[j]));
+    if (at >= 0) keys = [...keys.slice(0, at), a, ...keys.slice(at + a.length)];
+  }
+  if (keys === y.keys) return y;
+  const head = y.head && keys.includes(y.head) ? y.head : keys.at(-1) ?? null;
+  // (a capitalised word the acronym stands in for is no name of its own: "Minimum order quantity")
+  return { ...y, keys, head, names: y.names.filter((n) => keys.includes(n)) };
+}
+
 /** How two subjects relate: names decide when both have them; a different relational head is another subject. */
-function compareSubjects(x: Subject, y: Subject): 'same' | 'different' {
+function compareSubjects(x0: Subject, y0: Subject): 'same' | 'different' {
+  const x = withAcronyms(y0, x0);
+  const y = withAcronyms(x, y0);
   const qx = x.keys.filter((k) => QUALIFIERS.has(k));
   const qy = y.keys.filter((k) => QUALIFIERS.has(k));
   if (qx.some((k) => !qy.includes(k)) || qy.some((k) => !qx.includes(k))) return 'different';
@@ -880,6 +944,18 @@ const otherSpeakers = (x: SentenceInfo, y: SentenceInfo) => x.speaker !== null &
 /** A chat line's "I" is the one name the other subject gives ("Nadia: I moved to York" / "Nadia lives in Leeds"). */
 const speaks = (x: SentenceInfo, s: Subject) => x.subjectKind === 'first' && x.speaker !== null && s.names.length === 1 && s.names[0] === x.speaker.replace(/[-_ ]/g, '');
 
+const COLLECTIVE = /^(?:team|company|org|organi[sz]ation|department|dept|household|family)$/;
+
+/**
+ * `own`, the subject of `s`, with the sentence's verb as its head when that verb is the other
+ * subject's head: "The team meets on Wednesdays" / "Team meeting is on Fridays".
+ */
+function withVerbHead(s: SentenceInfo, own: Subject, other: Subject): Subject {
+  const v = firstVerb(s.toks);
+  const head = other.head;
+  return v >= 0 && head !== null && s.toks[v].key === head && !own.keys.includes(head) ? { ...own, keys: [...own.keys, head], head } : own;
+}
+
 /** How a sentence pair relates its subjects: the same, different, or unknown (pronouns, imperatives). */
 function subjectRelation(x: SentenceInfo, y: SentenceInfo, mx: MemoryInfo, my: MemoryInfo): 'same' | 'different' | 'unknown' {
   // Two titled memories about different things (two packages, two projects) never compare.
@@ -918,7 +994,11 @@ function subjectRelation(x: SentenceInfo, y: SentenceInfo, mx: MemoryInfo, my: M
     if (!sy.keys.length && changedIn(sx, y)) return 'same';
     return 'unknown';
   }
-  if (compareSubjects(sx, sy) === 'same') return 'same';
+  // "The team uses Jira for sprint tracking" / "Sprint tracking moved to Shortcut": what a team or
+  // company uses for a thing is that thing's, as with "we".
+  const collective = (p: Subject) => p.keys.length === 1 && !p.names.length && COLLECTIVE.test(p.keys[0]);
+  if ((collective(sx) && sy.keys.every((k) => x.keys.has(k))) || (collective(sy) && y.marks.has('change') && sx.keys.every((k) => y.keys.has(k)))) return 'same';
+  if (compareSubjects(withVerbHead(x, sx, sy), withVerbHead(y, sy, sx)) === 'same') return 'same';
   // "My rent is $1,850" / "The landlord raised my rent": the newer's subject acts on the older's.
   if (changedIn(sx, y)) return 'same';
   // A titled note's line with a subject of its own, the other's ("Q3 infra review: … CDN switched to Fastly" / "Our CDN is Cloudflare").
@@ -1021,7 +1101,10 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // The values are of the same thing: names decide when both sides have them ("mime-db@1.7" is
   // not "mime-types@2.1"), else any shared word ("Standards-Version to 4.5" / "Standards-Version 4.6").
   // Figures that count different things ("$20" / "5 seats", "64 GB of RAM" / "2 TB of disk") are of different attributes.
-  const countedMatch = (!a.counted.size && !b.counted.size) || [...a.counted].some((k) => [...b.counted].some((m) => same(k, m)));
+  // (one side may name what it counts before its figure instead: "200 GB of storage" / "storage to 500 GB")
+  const countedIn = (x: SentenceInfo, y: SentenceInfo) => !y.counted.size && [...x.counted].some((k) => [...y.leading].some((m) => same(k, m)));
+  const countedMatch = (!a.counted.size && !b.counted.size) || [...a.counted].some((k) => [...b.counted].some((m) => same(k, m))) ||
+    countedIn(a, b) || countedIn(b, a);
   // (both count the same thing: "allows 3 projects" / "limit increased to 5 projects")
   const countedSame = a.counted.size > 0 && b.counted.size > 0 && countedMatch;
   const sameAttr = countedSame || countedMatch && (!a.attributes.size || !b.attributes.size || (a.attributeNames.size && b.attributeNames.size
@@ -1059,6 +1142,7 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // event told two ways ("was published in 2018" / "in 2020"), or another occurrence of something
   // done again ("visited Egypt in 2015" / "in 2022").
   const dateChange = dateOnly && timeDiff;
+  const moved = b.marks.has('change');
   const fixedEvent = PASSIVE.test(a.text.toLowerCase()) && PASSIVE.test(b.text.toLowerCase());
   // "works at Oracle" → "used to work at Oracle": the same fact, now told as history.
   // (not when the newer brings a name of its own: "worked at Stripe before she joined Shopify" is a past job beside the current one)
@@ -1125,8 +1209,10 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   const attrChange = a.values.length > 0 && b.values.length > 0 && !sameAttr && !(countedMatch && a.attributeNames.size && b.attributeNames.size && !anySame([...a.attributeNames], [...b.attributeNames]));
   // A note (not a changelog's line) that gave its subject one value, and a newer one that says it
   // changed and replaces something, with nothing saying it is one more, a plan or history.
+  // (a one-line `key: value` note is a note: "Default branch: master" / "default branch renamed to main")
+  const note = older.titled && older.sentences.length === 1 && a.kvShort;
   const valueReplaced = statesValue(a) && changeMarked && (rel !== 'different' || ownershipChange) &&
-    (valDiff || nameChange || replaced || swap || swapChain || kvReplace || ownershipChange) && !older.titled && !newer.titled &&
+    (valDiff || nameChange || replaced || swap || swapChain || kvReplace || ownershipChange) && (!older.titled || note) && !newer.titled &&
     !attrChange && cos >= 0.5 && !(['history', 'hypo', 'future', 'multi'] as const).some((k) => b.marks.has(k));
   const features: FeatureVector = {
     cos,
@@ -1170,10 +1256,12 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
     time_diff: timeDiff && !dateChange && !changeMarked ? 1 : 0,
     ownership_change: ownershipChange ? 1 : 0,
     replaced: replaced ? 1 : 0,
-    date_moved: dateChange && !past ? 1 : 0,
-    date_event: dateChange && past && !fixedEvent ? 1 : 0,
+    // ("has been rescheduled to June 25": a date the newer says it moved to is no other occurrence)
+    date_moved: dateChange && (!past || moved) ? 1 : 0,
+    date_event: dateChange && past && !fixedEvent && !moved ? 1 : 0,
     retired: retired ? 1 : 0,
-    other_time: timeDiff && past && !fixedEvent ? 1 : 0,
+    // ("the launch slipped to April 14": a date the newer says it changed to is the value, not another occasion)
+    other_time: timeDiff && past && !fixedEvent && !moved ? 1 : 0,
     multi_verb: multiVerb && (nameChange || replaced) ? 1 : 0,
     date_fixed: dateChange && past && fixedEvent ? 1 : 0,
     // The shape of an update: the same subject, something replaced, and the newer says it changed.
@@ -1212,7 +1300,7 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   const eligible = hunks.length > 0 && (rel !== 'different' || ownershipChange) && !otherOccasion && !otherClaim && !addition && !anotherThing && (valDiff || nameChange || pureFlip || ownershipChange || ctx.rule !== 'none' || retired || swap || swapChain || holderNew || kvReplace ||
     (b.marks.has('negchange') && !a.marks.has('negchange') && objectShared) ||
     (b.marks.has('negchange') && a.polarity !== b.polarity) ||
-    (dateChange && (!past || fixedEvent)) ||
+    (dateChange && (!past || fixedEvent || moved)) ||
     (replaced && (b.marks.has('change') || b.marks.has('negchange') || b.marks.has('soft') || ownership)));
   return {
     older: a.text,
