@@ -141,7 +141,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     embedWorkers: int(env, 'LOCI_EMBED_WORKERS', 2, 1),
     embedQueryWorkers: int(env, 'LOCI_EMBED_QUERY_WORKERS', 1, 0),
-    modelWorkerNice: int(env, 'LOCI_MODEL_WORKER_NICE', 5, 0, 19),
+    modelWorkerNice: int(env, 'LOCI_MODEL_WORKER_NICE', 19, 0, 19),
     llm: {
       url: opt(env, 'LOCI_LLM_URL'),
       model: opt(env, 'LOCI_LLM_MODEL'),
