@@ -82,6 +82,8 @@ const LOOK_ALIKES: Array<[string, string, string]> = [
   ['Annual dues are $150 per member.', 'Annual dues for students are $75.', 'a plural noun before the verb, qualified ("for students")'],
   ['Nina handles vendor invoices.', 'Nina might hand vendor invoices to Tom when she goes on leave.', 'a hand-over that might happen'],
   ['The building was completed in 1998.', 'The building was renovated in 2015.', 'another event of the same thing'],
+  ["The kids' school starts at 8:15.", "The kids' school ends at 3:10.", 'the two ends of one thing'],
+  ['The office opens at 8:30.', 'The office closes at 6pm.', 'the two ends of one thing (open / close)'],
 ];
 
 const CONVERSATIONAL = (JSON.parse(readFileSync(new URL('../fixtures/contradictions-conversational.json', import.meta.url), 'utf8')) as {

@@ -347,6 +347,19 @@ const POSSESSIVE1 = new Set(['my', 'our']);
 const DETERMINERS = new Set(['the', 'a', 'an', 'my', 'our', 'your', 'his', 'her', 'their', 'its', 'this', 'that', 'these', 'those']);
 const AUX = new Set(['is', 'am', 'are', 'was', 'were', 'be', 'been', 'has', 'have', 'had', 'do', 'does', 'did', 'will', 'would', 'can', 'could', 'should', 'shall', 'may', 'might', 'must']);
 
+// Verbs for the two ends of one thing, as stem pairs: a figure of each is of another attribute.
+const OPPOSED = new Set(
+  [['start', 'end'], ['begin', 'end'], ['start', 'finish'], ['begin', 'finish'], ['open', 'close'], ['arrive', 'leave'],
+    ['arrive', 'depart'], ['land', 'depart'], ['start', 'stop']].flatMap(([x, y]) => [`${stem(x)} ${stem(y)}`, `${stem(y)} ${stem(x)}`]),
+);
+
+/** The two sentences' first verbs name the two ends of one thing ("starts at 8:15" / "ends at 3:10"). */
+function opposedVerbs(a: SentenceInfo, b: SentenceInfo): boolean {
+  const va = firstVerb(a.toks);
+  const vb = firstVerb(b.toks);
+  return va >= 0 && vb >= 0 && OPPOSED.has(`${a.toks[va].key} ${b.toks[vb].key}`);
+}
+
 /** An auxiliary within three plain words from `from` ("… for students are"; not "… at Google, which is"). */
 function pluralBeforeAux(toks: Tok[], from: number): boolean {
   for (let j = from; j < toks.length && j < from + 3; j++) {
@@ -1297,7 +1310,9 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // "$49/month for Figma" / "$12/user/month for Notion": a figure and a name differ apart, nothing
   // says it changed: the same kind of fact about another thing.
   const anotherThing = valDiff && nameChange && hunks.length >= 2 && !changeMarked && ctx.rule === 'none';
-  const eligible = hunks.length > 0 && (rel !== 'different' || ownershipChange) && !otherOccasion && !otherClaim && !addition && !anotherThing && (valDiff || nameChange || pureFlip || ownershipChange || ctx.rule !== 'none' || retired || swap || swapChain || holderNew || kvReplace ||
+  // "The school starts at 8:15" / "The school ends at 3:10": the two ends of one thing, not one value replaced.
+  const otherEnd = opposedVerbs(a, b);
+  const eligible = hunks.length > 0 && (rel !== 'different' || ownershipChange) && !otherOccasion && !otherClaim && !addition && !anotherThing && !otherEnd && (valDiff || nameChange || pureFlip || ownershipChange || ctx.rule !== 'none' || retired || swap || swapChain || holderNew || kvReplace ||
     (b.marks.has('negchange') && !a.marks.has('negchange') && objectShared) ||
     (b.marks.has('negchange') && a.polarity !== b.polarity) ||
     (dateChange && (!past || fixedEvent || moved)) ||
