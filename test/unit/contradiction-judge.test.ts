@@ -53,6 +53,10 @@ const UPDATES: Array<[string, string, V, string]> = [
   ['The office closes at 6pm on Fridays.', 'Starting this month the office closes at 4pm on Fridays.', 'rdf_conflict', 'a time phrase before the subject'],
   ['The quarterly review is scheduled for June 18.', 'Quarterly review has been rescheduled to June 25.', 'rdf_conflict', 'a date moved ("rescheduled to")'],
   ['Annual license renewal quote: $18,400.', 'Vendor came back with a revised quote of $16,900 for the annual license.', 'rdf_conflict', '"revised"'],
+  ['The escalation contact for outages is Bob.', 'Outage escalations should go to Alice from now on, not Bob.', 'rdf_conflict', '"…, not Bob" is "instead of Bob"'],
+  ["Lisa's email is lisa@old-domain.com.", 'Lisa has a new email: lisa@newco.io.', 'rdf_conflict', 'a new email'],
+  ['The staging environment runs on a single t3.medium.', 'Staging was upsized to two t3.large instances.', 'rdf_conflict', '"upsized to"'],
+  ['The Q4 offsite headcount is 35 people.', 'Offsite headcount is up to 42 after the new hires.', 'rdf_conflict', 'a count whose noun the subject names'],
 ];
 
 const LOOK_ALIKES: Array<[string, string, string]> = [
