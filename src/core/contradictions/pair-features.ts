@@ -1118,9 +1118,7 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // not "mime-types@2.1"), else any shared word ("Standards-Version to 4.5" / "Standards-Version 4.6").
   // Figures that count different things ("$20" / "5 seats", "64 GB of RAM" / "2 TB of disk") are of different attributes.
   // (one side may name what it counts before its figure instead: "200 GB of storage" / "storage to 500 GB")
-  // (or what the other counts, "headcount is 35 people" / "headcount is up to 42")
-  const countedIn = (x: SentenceInfo, y: SentenceInfo) => !y.counted.size &&
-    ([...x.counted].some((k) => [...y.leading].some((m) => same(k, m))) || [...y.leading].some((k) => x.subject.keys.some((m) => same(k, m))));
+  const countedIn = (x: SentenceInfo, y: SentenceInfo) => !y.counted.size && [...x.counted].some((k) => [...y.leading].some((m) => same(k, m)));
   const countedMatch = (!a.counted.size && !b.counted.size) || [...a.counted].some((k) => [...b.counted].some((m) => same(k, m))) ||
     countedIn(a, b) || countedIn(b, a);
   // (both count the same thing: "allows 3 projects" / "limit increased to 5 projects")
