@@ -960,6 +960,7 @@ const otherSpeakers = (x: SentenceInfo, y: SentenceInfo) => x.speaker !== null &
 /** A chat line's "I" is the one name the other subject gives ("Nadia: I moved to York" / "Nadia lives in Leeds"). */
 const speaks = (x: SentenceInfo, s: Subject) => x.subjectKind === 'first' && x.speaker !== null && s.names.length === 1 && s.names[0] === x.speaker.replace(/[-_ ]/g, '');
 
+// Subjects that speak for a group the way "we" does ("the team uses …", "the company pays …").
 const COLLECTIVE = /^(?:team|company|org|organi[sz]ation|department|dept|household|family)$/;
 
 /**
@@ -1158,6 +1159,7 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // event told two ways ("was published in 2018" / "in 2020"), or another occurrence of something
   // done again ("visited Egypt in 2015" / "in 2022").
   const dateChange = dateOnly && timeDiff;
+  // (the newer says it changed: "moved to", "rescheduled to", "slipped to")
   const moved = b.marks.has('change');
   const fixedEvent = PASSIVE.test(a.text.toLowerCase()) && PASSIVE.test(b.text.toLowerCase());
   // "works at Oracle" → "used to work at Oracle": the same fact, now told as history.
