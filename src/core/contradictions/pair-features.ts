@@ -998,14 +998,14 @@ function subjectRelation(x: SentenceInfo, y: SentenceInfo, mx: MemoryInfo, my: M
   const extraMod = (p: Subject, q: Subject) => p.mods.some((k) => !q.keys.some((m) => same(k, m)));
   if (x.kv && y.kv && (extraMod(sx, sy) || extraMod(sy, sx))) return 'different';
   if (speaks(x, sy) || speaks(y, sx)) return 'same';
+  // "We scaled the cluster to 5 nodes" / "The cluster has 3 nodes": the other's subject is what we acted on.
+  // (the older may say what we do with it without a change: "We store user uploads in S3" / "User uploads are stored in R2 now")
+  const actedOn = (s: Subject, z: SentenceInfo, we: boolean) => s.keys.length > 0 && s.keys.every((k) => z.keys.has(k)) && (z.marks.has('change') || we);
   if (!sx.keys.length || !sy.keys.length) {
     // "Met Tom today; he moved": a pronoun in a memory that names the other side's subject.
     const named = (s: Subject, m: MemoryInfo) => s.keys.length > 0 && s.keys.every((k) => m.keys.has(k));
     if ((x.subjectKind === 'pronoun' && named(sy, mx)) || (y.subjectKind === 'pronoun' && named(sx, my))) return 'same';
-    // "We scaled the cluster to 5 nodes" / "The cluster has 3 nodes": the other's subject is what we acted on.
-    // (the older may say what we do with it without a change: "We store user uploads in S3" / "User uploads are stored in R2 now")
-    const actedOn = (s: Subject, z: SentenceInfo, older: boolean) => s.keys.length > 0 && s.keys.every((k) => z.keys.has(k)) && (z.marks.has('change') || (older && z.subjectKind === 'first'));
-    if ((!sx.keys.length && actedOn(sy, x, true)) || (!sy.keys.length && actedOn(sx, y, false))) return 'same';
+    if ((!sx.keys.length && actedOn(sy, x, x.subjectKind === 'first')) || (!sy.keys.length && actedOn(sx, y, false))) return 'same';
     // "My daily commute is 45 minutes" / "Since we moved, my commute is 15 minutes": the older's
     // subject, its head at least, is what the newer says changed.
     if (!sy.keys.length && changedIn(sx, y)) return 'same';
@@ -1014,7 +1014,7 @@ function subjectRelation(x: SentenceInfo, y: SentenceInfo, mx: MemoryInfo, my: M
   // "The team uses Jira for sprint tracking" / "Sprint tracking moved to Shortcut": what a team or
   // company uses for a thing is that thing's, as with "we".
   const collective = (p: Subject) => p.keys.length === 1 && !p.names.length && COLLECTIVE.test(p.keys[0]);
-  if ((collective(sx) && sy.keys.every((k) => x.keys.has(k))) || (collective(sy) && y.marks.has('change') && sx.keys.every((k) => y.keys.has(k)))) return 'same';
+  if ((collective(sx) && actedOn(sy, x, true)) || (collective(sy) && actedOn(sx, y, false))) return 'same';
   if (compareSubjects(withVerbHead(x, sx, sy), withVerbHead(y, sy, sx)) === 'same') return 'same';
   // "My rent is $1,850" / "The landlord raised my rent": the newer's subject acts on the older's.
   if (changedIn(sx, y)) return 'same';
