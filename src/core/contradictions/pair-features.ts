@@ -37,6 +37,8 @@ export interface SentenceInfo {
   counted: Set<string>;
   /** The content word right before each figure ("storage to 500 GB": storage). */
   leading: Set<string>;
+  /** Index in toks of the first verb (firstVerb), or -1. */
+  verb: number;
   /** The sentence is `key: value`. */
   kv: boolean;
   /** Content keys of a note's value (after the key). */
@@ -355,9 +357,7 @@ const OPPOSED = new Set(
 
 /** The two sentences' first verbs name the two ends of one thing ("starts at 8:15" / "ends at 3:10"). */
 function opposedVerbs(a: SentenceInfo, b: SentenceInfo): boolean {
-  const va = firstVerb(a.toks);
-  const vb = firstVerb(b.toks);
-  return va >= 0 && vb >= 0 && OPPOSED.has(`${a.toks[va].key} ${b.toks[vb].key}`);
+  return a.verb >= 0 && b.verb >= 0 && OPPOSED.has(`${a.toks[a.verb].key} ${b.toks[b.verb].key}`);
 }
 
 /** An auxiliary within three plain words from `from` ("… for students are"; not "… at Google, which is"). */
@@ -410,7 +410,7 @@ const SLOT_FILLER = new Set(['a', 'an', 'the', 'my', 'our', 'his', 'her', 'their
  */
 function statesValue(s: SentenceInfo): boolean {
   if (s.kv) return s.kvShort;
-  const v = firstVerb(s.toks);
+  const v = s.verb;
   if (v < 0 || !SLOT_VERBS.has(s.toks[v].low)) return false;
   for (let i = v + 1; i < s.toks.length && i <= v + 4; i++) {
     const t = s.toks[i];
@@ -447,6 +447,7 @@ function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: stri
   const kvm = KV_RE.exec(text);
   const kv = Boolean(kvm && kvm[1].split(/\s+/).length <= 6 && !/(?:^|\s)(?:is|are|was|were|said|says)(?:\s|$)/i.test(kvm[1]));
   const { toks } = tokenizeSentence(text, lowerInitial);
+  const verb = firstVerb(toks);
   let subjectToks: Tok[];
   if (kv) {
     subjectToks = tokenizeSentence(kvm![1], lowerInitial).toks;
@@ -454,8 +455,7 @@ function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: stri
     // "We store backups in S3": the subject is "we", whatever the verb ("store" is not in any list).
     subjectToks = [toks[0]];
   } else {
-    const v = firstVerb(toks);
-    subjectToks = v <= 0 ? [] : toks.slice(0, v);
+    subjectToks = verb <= 0 ? [] : toks.slice(0, verb);
   }
   subjectToks = withoutTimeOpener(subjectToks);
   let subject = subjectOf(subjectToks);
@@ -531,6 +531,7 @@ function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: stri
     attributeNames,
     counted,
     leading,
+    verb,
     kv,
     kvValue: new Set(kv ? toks.slice(subjectToks.length).filter((t) => t.content).map((t) => t.key) : []),
     // a value of at most three words and no verb ("dana", "us-east-1", "$25/month"), not a sentence
@@ -968,7 +969,7 @@ const COLLECTIVE = /^(?:team|company|org|organi[sz]ation|department|dept|househo
  * subject's head: "The team meets on Wednesdays" / "Team meeting is on Fridays".
  */
 function withVerbHead(s: SentenceInfo, own: Subject, other: Subject): Subject {
-  const v = firstVerb(s.toks);
+  const v = s.verb;
   const head = other.head;
   return v >= 0 && head !== null && s.toks[v].key === head && !own.keys.includes(head) ? { ...own, keys: [...own.keys, head], head } : own;
 }
