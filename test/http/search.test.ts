@@ -226,6 +226,37 @@ describe('filters and default exclusions', () => {
   });
 });
 
+describe('similarity of memories the vector leg did not rank', () => {
+  it('is that of the memory itself, as when the vector leg ranks it', async () => {
+    const T = 'own-similarity';
+    const texts = ['Invoice INV-7781 for the Kestrel lamps was paid on Tuesday.', 'INV-7781 was filed under office lighting.'];
+    const query = 'Was invoice INV-7781 paid?';
+    for (const d of DISTRACTORS) await write(T, d);
+    for (const x of texts) await write(T, x);
+    const all = (await search({ tenant_id: T, query })).items;
+    const similarity = new Map(all.map((i: any) => [i.content, i.similarity]));
+    expect(texts.every((x) => all.find((i: any) => i.content === x)?.diagnostic.ranks.vector)).toBe(true);
+    // A vector leg of one memory (and no units): the keyword leg finds the other one.
+    const app = await startTestApp({ LOCI_SEARCH_CONFIG: JSON.stringify({ vector: { k: 1 }, passages: { enabled: false } }) });
+    try {
+      for (const d of DISTRACTORS) await writeMemory(app, T, d);
+      for (const x of texts) await writeMemory(app, T, x);
+      const { items } = await searchMemories(app, { tenant_id: T, query, top_k: 50, diagnostic: true });
+      const unranked = items.filter((i: any) => i.diagnostic.ranks.vector === null);
+      expect(unranked.length).toBeGreaterThan(0);
+      for (const i of items) expect(i.similarity).toBeCloseTo(similarity.get(i.content), 3);
+      // With a min_similarity cut, every candidate's similarity is known before the cut.
+      const cut = Math.min(...items.map((i: any) => i.similarity)) - 0.01;
+      const kept = await searchMemories(app, { tenant_id: T, query, top_k: 50, min_similarity: cut });
+      expect(ids(kept.items).sort()).toEqual(ids(items).sort());
+      const none = await searchMemories(app, { tenant_id: T, query, top_k: 50, min_similarity: Math.max(...items.map((i: any) => i.similarity)) + 0.01 });
+      expect(none.items).toEqual([]);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('keyword leg and word statistics', () => {
   it('a small tenant searches its informative words only, once ANALYZE has counted them, and still finds by the rest', async () => {
     // scanMinShare 1: before ANALYZE the tenant counts as the whole table and BM25 walks its index

@@ -191,26 +191,34 @@ export function bestOf(lists: readonly ScoredCandidate[][], k: number): ScoredCa
  * units, a memory at its best unit) in the index's score order, the filters checked row by row
  * until k pass. The walk passes over other tenants' rows, so a small tenant's matches are scored
  * one by one instead (scoredMatch); a large tenant's, so scored, cost 211 ms p50 at 100k memories.
+ *
+ * The score is the index scan's own: pg_textsearch's planner hook answers a select-list `<@>`
+ * equal to the ORDER BY's from the scan, when the ORDER BY is an entry of its own. With one
+ * parameter for both, the parser merges them into one entry, and every returned row is tokenized
+ * and scored again (at 100k memories 1.2 ms for the rows, 3.6 ms for the units); two parameters
+ * of the same value keep them apart.
  */
 function rankedScan(db: Queryable, t: LegTable, query: string, cfg: KeywordLegConfig, units: UnitSearch | null): Promise<ScoredCandidate[]> {
   const p = new Params();
   const w = t.conditions(p);
   const k = p.add(units ? units.k : cfg.k, 'int');
+  const [selected, ordered] = [p.add(query), p.add(query)];
   // Past the last match the index goes on with rows of score 0: they are no candidates.
   const rows = (sql: string) => db.query(sql, p.values).then(({ rows }) =>
     rows.map(toScored).filter((c) => c.score > 0));
   if (!units) {
-    const distance = `${t.text} <@> to_bm25query(${p.add(query)}, '${t.bm25Index}')`;
-    return rows(`SELECT ${candidateColumns(t)}, -(${distance}) AS score FROM ${t.name} m
-      WHERE ${w.join(' AND ')} ORDER BY ${distance} LIMIT ${k}`);
+    const distance = (q: string) => `${t.text} <@> to_bm25query(${q}, '${t.bm25Index}')`;
+    return rows(`SELECT c.id, c.weight, c.created_at, c.run_id, c.ts_valid_start, -c.distance AS score FROM (
+      SELECT ${candidateColumns(t)}, ${distance(selected)} AS distance FROM ${t.name} m
+      WHERE ${w.join(' AND ')} ORDER BY ${distance(ordered)} LIMIT ${k}) AS c`);
   }
-  const distance = `u.content <@> to_bm25query(${p.add(query)}, '${PASSAGE_BM25_INDEX}')`;
-  const kinds = unitKinds(p, units, 'u.kind');
-  return rows(`SELECT c.id, c.weight, c.created_at, c.run_id, c.ts_valid_start, max(c.score) AS score FROM (
-      SELECT ${MEMORY_COLUMNS}, -(${distance}) * ${kinds.weight} AS score
+  const distance = (q: string) => `u.content <@> to_bm25query(${q}, '${PASSAGE_BM25_INDEX}')`;
+  const kinds = unitKinds(p, units, 'c.kind');
+  return rows(`SELECT c.id, c.weight, c.created_at, c.run_id, c.ts_valid_start, max(-c.distance * ${kinds.weight}) AS score FROM (
+      SELECT ${MEMORY_COLUMNS}, u.kind, ${distance(selected)} AS distance
       FROM memory_passages u JOIN memories m ON m.id = u.memory_id
       WHERE u.tenant_id = ${p.add(t.tenantId)} AND ${w.join(' AND ')} AND ${kinds.read}
-      ORDER BY ${distance} LIMIT ${k}
+      ORDER BY ${distance(ordered)} LIMIT ${k}
     ) AS c
     GROUP BY c.id, c.weight, c.created_at, c.run_id, c.ts_valid_start
     ORDER BY score DESC, c.id`);
@@ -323,22 +331,21 @@ export async function vectorLeg(
 ): Promise<VectorResult> {
   const p = new Params();
   const v = p.add(vectorParam(vector), 'vector');
-  const tenant = p.add(t.tenantId);
-  const otherIds = p.add(others, 'uuid[]');
   const cols = candidateColumns(t);
-  const simsSql = `SELECT ${cols}, 1 - (m.embedding <=> ${v}) AS similarity, false AS ranked
-    FROM ${t.name} m WHERE m.tenant_id = ${tenant} AND m.id = ANY(${otherIds}) AND m.embedding IS NOT NULL`;
+  // Parameters are added only where used (an unused one has no type).
+  const simsSql = () => `SELECT ${cols}, 1 - (m.embedding <=> ${v}) AS similarity, false AS ranked
+    FROM ${t.name} m WHERE m.tenant_id = ${p.add(t.tenantId)} AND m.id = ANY(${p.add(others, 'uuid[]')}) AND m.embedding IS NOT NULL`;
   let rows: Row[];
   if (!enabled) {
     if (others.length === 0) return { ranked: [], similarity: new Map() };
-    ({ rows } = await db.query(simsSql, p.values));
+    ({ rows } = await db.query(simsSql(), p.values));
   } else {
     const w = t.conditions(p);
     const withUnits = units?.enabled && t.name === 'memories';
     let sql = `(SELECT ${cols}, 1 - (m.embedding <=> ${v}) AS similarity, true AS ranked
         FROM ${t.name} m WHERE ${w.join(' AND ')} AND m.embedding IS NOT NULL
-        ORDER BY m.embedding <=> ${v} LIMIT ${p.add(cfg.k, 'int')})
-      UNION ALL (${simsSql})`;
+        ORDER BY m.embedding <=> ${v} LIMIT ${p.add(cfg.k, 'int')})${others.length ? `
+      UNION ALL (${simsSql()})` : ''}`;
     if (withUnits) {
       // The nearest units of visible memories (the filters inside the scanned query, so an
       // iterative scan keeps going until it has k of them); a memory at its best unit.
@@ -347,7 +354,7 @@ export async function vectorLeg(
       UNION ALL (SELECT x.id, x.weight, x.created_at, x.run_id, x.ts_valid_start, max(x.similarity) AS similarity, true AS ranked FROM (
         SELECT ${MEMORY_COLUMNS}, (1 - (u.embedding <=> ${v})) * ${kinds.weight} AS similarity
         FROM memory_passages u JOIN memories m ON m.id = u.memory_id
-        WHERE u.tenant_id = ${tenant} AND ${w.join(' AND ')} AND u.embedding IS NOT NULL AND ${kinds.read}
+        WHERE u.tenant_id = ${p.add(t.tenantId)} AND ${w.join(' AND ')} AND u.embedding IS NOT NULL AND ${kinds.read}
         ORDER BY u.embedding <=> ${v} LIMIT ${p.add(units.k, 'int')}) AS x
         GROUP BY x.id, x.weight, x.created_at, x.run_id, x.ts_valid_start)`;
     }

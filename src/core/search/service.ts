@@ -2,14 +2,14 @@
 //
 // A search runs three legs and fuses them (config.ts declares which, and how):
 //   query embedding (embedder worker)         ─┐
-//   query analysis → keyword leg (full text)   ├─ then the vector leg (HNSW) with the similarity
-//                  → entity leg (links)       ─┘  of every other candidate → fusion → top_k → records
+//   query analysis → keyword leg (full text)   ├─ then the vector leg (HNSW) → fusion → top_k →
+//                  → entity leg (links)       ─┘  records, with their similarity to the query
 // The embedding runs in a worker while the database analyses the query and answers the keyword
 // and entity legs. After the answer is computed, the returned rows' recall_count and
 // last_recalled_at are updated in one statement the response does not wait for (settled()
 // waits for it).
 import type { Logger } from 'pino';
-import type { Db } from '../../store/db.js';
+import { vectorParam, type Db } from '../../store/db.js';
 import type { Embedder } from '../../providers/embedder/types.js';
 import type { EntityExtractor } from '../../providers/entities/types.js';
 import type { LlmClient } from '../../providers/llm/types.js';
@@ -232,7 +232,10 @@ export class SearchService {
     if (graph.length) extras.push({ candidates: graph, weight: cfg.graph.weight });
     for (const list of partLists) extras.push({ candidates: list, weight: cfg.decompose.weight / partLists.length });
 
-    const others = [...new Set([...(keyword?.candidates ?? []), ...(entity?.candidates ?? []), ...extras.flatMap((x) => x.candidates)].map((c) => c.id))];
+    // The similarity of a memory the vector leg did not rank is read only to cut at min_similarity
+    // and to show on the returned items: without a cut, hydrate computes it for those alone.
+    const others = req.min_similarity === undefined ? []
+      : [...new Set([...(keyword?.candidates ?? []), ...(entity?.candidates ?? []), ...extras.flatMap((x) => x.candidates)].map((c) => c.id))];
     const vec = await timed('vector', vectorLeg(db, table, vector, others, cfg.vector, cfg.vector.enabled,
       { enabled: cfg.passages.enabled, k: cfg.passages.k, context: cfg.passages.context, contextWeight: cfg.passages.contextVectorWeight, sentenceWeight: cfg.passages.sentenceVectorWeight }));
 
@@ -263,7 +266,7 @@ export class SearchService {
     const top = selectTop(fused, vec.similarity, topK, req.min_similarity);
     timings.fuse = round(performance.now() - tFuse);
 
-    const { items, kept } = await timed('hydrate', this.hydrate(tenantId, top, vec.similarity, req.diagnostic ?? false));
+    const { items, kept } = await timed('hydrate', this.hydrate(tenantId, top, vec.similarity, vector, req.diagnostic ?? false));
     this.recordRecall(tenantId, items, now);
     timings.total = round(performance.now() - t0);
 
@@ -337,22 +340,28 @@ export class SearchService {
     return analyzeQuery(this.deps.db, tenantId, query, keys && [...keys], cfg);
   }
 
-  /** Records of the chosen ids in fused order, each with its similarity (rows gone meanwhile drop out). */
+  /**
+   * Records of the chosen ids in fused order, each with its similarity: the vector leg's, else
+   * that of the memory's own embedding (0 without one). Rows gone meanwhile drop out.
+   */
   private async hydrate(
-    tenantId: string, top: FusedItem[], similarity: Map<string, number>, diagnostic: boolean,
+    tenantId: string, top: FusedItem[], similarity: Map<string, number>, vector: Float32Array, diagnostic: boolean,
   ): Promise<{ items: SearchItem[]; kept: FusedItem[] }> {
     if (top.length === 0) return { items: [], kept: [] };
     const ids = top.map((f) => f.id);
     const { rows } = await this.deps.db.query(
-      `SELECT ${RECORD_COLUMNS}, ${linksJsonColumn('m')} AS links FROM memories m WHERE m.tenant_id = $1 AND m.id = ANY($2::uuid[])`,
-      [tenantId, ids]);
+      `SELECT ${RECORD_COLUMNS}, ${linksJsonColumn('m')} AS links,
+              CASE WHEN m.id = ANY($3::uuid[]) THEN NULL ELSE 1 - (m.embedding <=> $4::vector) END AS own_similarity
+       FROM memories m WHERE m.tenant_id = $1 AND m.id = ANY($2::uuid[])`,
+      [tenantId, ids, ids.filter((id) => similarity.has(id)), vectorParam(vector)]);
     const byId = new Map(rows.map((r) => [r.id as string, r]));
     const items: SearchItem[] = [];
     const kept: FusedItem[] = [];
     for (const f of top) {
       const row = byId.get(f.id);
       if (!row) continue;
-      const item: SearchItem = { ...toRecord(row, parseLinksJson(row.links)), similarity: round4(similarity.get(f.id) ?? 0) };
+      const sim = similarity.get(f.id) ?? Number(row.own_similarity ?? 0);
+      const item: SearchItem = { ...toRecord(row, parseLinksJson(row.links)), similarity: round4(sim) };
       if (diagnostic) item.diagnostic = { score: f.score, rrf: f.rrf, boost: f.boost, ranks: f.ranks };
       items.push(item);
       kept.push(f);
