@@ -27,9 +27,10 @@ export interface Db extends Queryable {
   /** Runs fn inside one transaction; commits when it resolves, rolls back when it throws. */
   tx<T>(fn: (q: Queryable) => Promise<T>, opts?: TxOptions): Promise<T>;
   /**
-   * One statement under transaction-local settings (set_config(name, value, true)), e.g. the
-   * HNSW scan parameters, which must be in force before the statement starts. Embedded, the
-   * whole transaction is one message to the database thread instead of four.
+   * One statement under its own settings, e.g. the HNSW scan parameters, which must be in force
+   * before the statement starts: transaction-local (set_config(name, value, true)); embedded, the
+   * whole transaction is one message to the database thread instead of four, and the HNSW ones
+   * are kept on the one session instead (see PgliteDb), so an HNSW scan must run through here.
    */
   queryWithSettings<T = Row>(settings: Record<string, string>, sql: string, params?: unknown[]): Promise<QueryResult<T>>;
   /** Cheap liveness probe used by /health. */
@@ -70,10 +71,10 @@ export function isDatabaseUnavailable(err: unknown): boolean {
 }
 
 /** The statement that applies transaction-local settings, with its parameters. */
-export function setConfigStatement(settings: Record<string, string>): { sql: string; params: string[] } {
+export function setConfigStatement(settings: Record<string, string>, local = true): { sql: string; params: string[] } {
   const names = Object.keys(settings);
   return {
-    sql: `SELECT ${names.map((_, i) => `set_config($${2 * i + 1}, $${2 * i + 2}, true)`).join(', ')}`,
+    sql: `SELECT ${names.map((_, i) => `set_config($${2 * i + 1}, $${2 * i + 2}, ${local})`).join(', ')}`,
     params: names.flatMap((n) => [n, settings[n]]),
   };
 }

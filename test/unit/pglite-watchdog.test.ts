@@ -1,5 +1,6 @@
 // The embedded database's watchdog: PGlite ignores statement_timeout, so a statement past the
-// limit must fail with 57014 and leave a working database behind, committed data intact.
+// limit must fail with 57014 and leave a working database behind, committed data intact. And the
+// settings a statement runs under, some of them kept on the one session.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,5 +42,31 @@ describe('PgliteDb watchdog', () => {
     // A transaction without a limit may run long.
     const out = await db.tx(async (q) => (await q.query<{ ok: number }>('SELECT 1 AS ok FROM pg_sleep(2)')).rows[0].ok, { statementTimeoutMs: 0 });
     expect(out).toBe(1);
+  });
+});
+
+describe('PgliteDb statement settings', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'loci-settings-'));
+  const db = new PgliteDb(join(dir, 'pg'), undefined, { statementTimeoutMs: 1500 });
+  afterAll(async () => {
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const read = `SELECT current_setting('hnsw.ef_search', true) AS ef, current_setting('hnsw.iterative_scan', true) AS scan,
+                       current_setting('enable_seqscan') AS seqscan`;
+  const withSettings = async (settings: Record<string, string>) => (await db.queryWithSettings(settings, read)).rows[0];
+
+  it('hold for their own statement: an HNSW setting not named is back at its default, the others are local', async () => {
+    expect(await withSettings({ 'hnsw.ef_search': '100', 'hnsw.iterative_scan': 'relaxed_order' })).toEqual({ ef: '100', scan: 'relaxed_order', seqscan: 'on' });
+    expect(await withSettings({ 'hnsw.ef_search': '100', 'hnsw.iterative_scan': 'relaxed_order' })).toEqual({ ef: '100', scan: 'relaxed_order', seqscan: 'on' });
+    expect(await withSettings({ 'hnsw.iterative_scan': 'strict_order', enable_seqscan: 'off' })).toEqual({ ef: '40', scan: 'strict_order', seqscan: 'off' });
+    expect((await db.query(read)).rows[0].seqscan).toBe('on');
+    expect(await withSettings({})).toEqual({ ef: '40', scan: 'off', seqscan: 'on' });
+  });
+
+  it('are set again on the fresh session after a restart', async () => {
+    expect((await withSettings({ 'hnsw.ef_search': '77' })).ef).toBe('77');
+    expect(await db.query('SELECT pg_sleep(20)').then(() => null, (e) => e)).not.toBeNull();
+    expect((await withSettings({ 'hnsw.ef_search': '77' })).ef).toBe('77');
   });
 });
