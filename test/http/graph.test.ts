@@ -113,6 +113,24 @@ describe('GET /api/v1/entities', () => {
     expect(await london()).toBe(before);
   });
 
+  it('counts a relation once per live memory stating it: a delete, a purge and a rewrite each take theirs back', async () => {
+    const texts = ['Ivel Robotics opened a lab in Lisbon.', 'Ivel Robotics hired engineers in Lisbon.', 'Ivel Robotics moved its archive to Lisbon.'];
+    const written: any[] = [];
+    for (const content of texts) written.push(await write(undefined, { content }));
+    const ivel = byName((await entities(`tenant_id=${T}&search=ivel`, tenantKey)).body.entities, 'Ivel Robotics');
+    const lisbon = byName((await entities(`tenant_id=${T}&search=lisbon`, tenantKey)).body.entities, 'Lisbon');
+    const relation = async () => (await graph(`tenant_id=${T}&entity_id=${ivel.id}`, tenantKey)).body.relations
+      .find((x: any) => [x.subject_entity_id, x.object_entity_id].includes(lisbon.id) && x.predicate === 'co_occurs');
+    expect((await relation()).mention_count).toBe(3);
+    expect((await t.api('DELETE', `/api/v1/memories/${written[0].id}?tenant_id=${T}`)).status).toBe(204);
+    expect((await relation()).mention_count).toBe(2);
+    await t.services.db.query(`DELETE FROM memories WHERE tenant_id = $1 AND id = $2`, [T, written[1].id]);
+    expect((await relation()).mention_count).toBe(1);
+    const patched = await t.api('PATCH', `/api/v1/memories/${written[2].id}?tenant_id=${T}`, { body: { content: 'Ivel Robotics moved its archive to Porto.' } });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    expect(await relation()).toBeUndefined();
+  });
+
   it('keeps tenants apart', async () => {
     const otherKey = await t.key('kg-b');
     expect((await entities(`tenant_id=${T}`, otherKey)).status).toBe(403);

@@ -67,17 +67,17 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 export async function withdrawMemory(q: Queryable, tenantId: string, memoryId: string): Promise<void> {
   const { rows } = await q.query<{ entity_id: string }>(
     `DELETE FROM entity_links WHERE tenant_id = $1 AND memory_id = $2 RETURNING entity_id`, [tenantId, memoryId]);
-  if (rows.length) {
-    await q.query(
-      `UPDATE entities SET mention_count = greatest(mention_count - 1, 0)
-       WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
-      [tenantId, rows.map((r) => r.entity_id).sort()]);
-  }
+  if (rows.length === 0) return; // no entities, so evidence of no relation: its subject is always one of them
+  const linked = rows.map((r) => r.entity_id).sort();
+  await q.query(
+    `UPDATE entities SET mention_count = greatest(mention_count - 1, 0)
+     WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
+    [tenantId, linked]);
   const { rows: touched } = await q.query<{ id: string; mention_count: number }>(
     `UPDATE relations SET evidence_memory_ids = array_remove(evidence_memory_ids, $2::uuid),
        mention_count = greatest(mention_count - 1, 0)
-     WHERE tenant_id = $1 AND evidence_memory_ids @> ARRAY[$2::uuid]
-     RETURNING id, mention_count`, [tenantId, memoryId]);
+     WHERE tenant_id = $1 AND subject_entity_id = ANY($3::uuid[]) AND evidence_memory_ids @> ARRAY[$2::uuid]
+     RETURNING id, mention_count`, [tenantId, memoryId, linked]);
   // A relation no memory states any more is gone from the graph.
   const emptied = touched.filter((r) => Number(r.mention_count) === 0);
   if (emptied.length) {
