@@ -70,7 +70,7 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return err instanceof Error && !code && CONNECTION_MESSAGES.test(err.message);
 }
 
-/** The statement that applies transaction-local settings, with its parameters. */
+/** The statement that applies settings, transaction-local unless `local` is false, with its parameters. */
 export function setConfigStatement(settings: Record<string, string>, local = true): { sql: string; params: string[] } {
   const names = Object.keys(settings);
   return {
