@@ -320,9 +320,9 @@ export interface VectorResult {
 
 /**
  * Vector leg (HNSW, cosine) over the table (and, for memories with `units`, memory_passages)
- * plus the similarity of the other legs' candidates, in one statement
- * so the query vector is sent and parsed once. The HNSW settings are local to the transaction
- * (they must be in force before the statement starts: the scan reads them when it is set up):
+ * plus the similarity of the ids in `others` (candidates of other legs), in one statement
+ * so the query vector is sent and parsed once. The HNSW settings go with the statement
+ * (queryWithSettings: they must be in force before it starts; the scan reads them when it is set up):
  * iterative scan keeps a filtered top-k complete (without it a tenant-filtered top-10 returned
  * four rows on average), ef_search sizes its first pass.
  */
