@@ -2,7 +2,7 @@
 // the analyze threshold is analysed, so plans and the keyword leg's word statistics follow a bulk load.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { analyzeStale } from '../../src/store/maintenance.js';
+import { ANALYZE_COLUMNS, analyzeStale, analyzeTable, vacuumTables } from '../../src/store/maintenance.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -31,5 +31,53 @@ describe('analyzeStale', () => {
     }
     expect(await analysed()).toBe(1);
     expect(await analyzeStale(t.services.db)).not.toContain('memories');
+  });
+});
+
+describe('maintenance statements on the embedded database', () => {
+  /** The service's database, recording every statement sent through it. */
+  const recording = () => {
+    const db = t.services.db;
+    const sent: string[] = [];
+    const rec = Object.create(db, {
+      query: { value: (sql: string, params?: unknown[]) => { sent.push(sql); return db.query(sql, params); } },
+      maintenance: { value: (sql: string) => { sent.push(sql); return (db as any).maintenance(sql); } },
+    });
+    return { db: rec as typeof db, sent };
+  };
+  const columnsWithStats = async () => (await t.services.db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'memories'`)).rows[0].n;
+
+  it('analyses a large table a few columns per statement, every column of it', async () => {
+    if (t.services.db.kind !== 'pglite') return;
+    const items = Array.from({ length: 30 }, (_, i) => ({ content: `Freight log ${i}: container ${7000 + i} left dock ${i % 5} with ${i * 2} pallets.` }));
+    const r = await t.api('POST', '/api/v1/memories/bulk', {
+      body: { tenant_id: 'stats-split', agent_id: 'a1', items }, headers: { 'x-bulk-attempt-id': 'stats-split-1' },
+    });
+    expect(r.body.created).toBe(30);
+    const { db, sent } = recording();
+    // Every table counts as large here.
+    expect(await analyzeTable(db, 'memories', 30, 10)).toBe(true);
+    const groups = sent.filter((s) => s.startsWith('ANALYZE'));
+    expect(groups.length).toBeGreaterThan(2);
+    for (const g of groups) {
+      expect(g).toMatch(/^ANALYZE "memories" \(/);
+      expect(g.split(',').length).toBeLessThanOrEqual(ANALYZE_COLUMNS);
+    }
+    const { rows } = await t.services.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_attribute WHERE attrelid = 'memories'::regclass AND attnum > 0 AND NOT attisdropped`);
+    expect(await columnsWithStats()).toBe(rows[0].n);
+    // A small table is one statement.
+    sent.length = 0;
+    expect(await analyzeTable(db, 'memories', 30)).toBe(false);
+    expect(sent).toEqual(['ANALYZE "memories"']);
+  });
+
+  it('vacuums one table per statement', async () => {
+    if (t.services.db.kind !== 'pglite') return;
+    const { db, sent } = recording();
+    const tables = await vacuumTables(db as any);
+    expect(tables).toContain('memories');
+    expect(sent.filter((s) => s.startsWith('VACUUM'))).toEqual(tables.map((x) => `VACUUM "${x}"`));
   });
 });
