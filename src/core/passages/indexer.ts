@@ -116,6 +116,38 @@ export class PassageIndexer {
     }
   }
 
+  /** A memory's passages (long) or sentences (short, of several), from its content alone. */
+  private ownUnits(content: string): Array<Pick<Unit, 'ord' | 'kind' | 'content'>> {
+    const o = this.o;
+    const out: Array<Pick<Unit, 'ord' | 'kind' | 'content'>> = [];
+    splitPassages(content, o).forEach((text, ord) => out.push({ ord, kind: 'passage', content: text }));
+    // Long memories have passages instead; ords from 1,000 keep clear of them.
+    if (o.sentences && content.length <= o.minChars) {
+      sentenceUnits(content, o.sentences).forEach((text, i) => out.push({ ord: 1000 + i, kind: 'sentence', content: text }));
+    }
+    return out;
+  }
+
+  /** Whether a unit is embedded, or takes its vector from its memory's. */
+  private embeds(u: Pick<Unit, 'ord' | 'kind' | 'content'>): boolean {
+    // A model that reads only a text's start (windowChars) gave the memory itself the vector of
+    // its first passage: that passage takes the memory's vector instead of a second embedding.
+    const window = this.deps.embedder.windowChars;
+    if (window !== undefined && u.kind === 'passage' && u.ord === 0 && u.content.length <= window) return false;
+    // An in-context unit is not embedded either: its vector is the sum of the memory's and its
+    // predecessors' (normalised when stored). Its text embedded gave the same recall on LoCoMo's
+    // development split (R@10 71.3 vs 70.9, MRR 47.7 vs 48.2) for one more embedding per memory.
+    return u.kind !== 'context';
+  }
+
+  /**
+   * The texts embedded for a memory of this content, its own first: what writing it costs the
+   * embedder (the benchmarks' ceiling for a text read whole).
+   */
+  embeddedTexts(content: string): string[] {
+    return [content, ...this.ownUnits(content).filter((u) => this.embeds(u)).map((u) => u.content)];
+  }
+
   /** The units of these memories, computed, embedded and stored (replacing any earlier ones). */
   async index(ids: string[]): Promise<number> {
     const o = this.o;
@@ -147,11 +179,7 @@ export class PassageIndexer {
       [ids, o.context.enabled, o.minChars, o.context.windowMs / 1000, o.context.previous, o.context.noRunWindowMs / 1000, TURN_PREFILTER_SQL]);
     const units: Unit[] = [];
     for (const r of rows) {
-      splitPassages(r.content, o).forEach((content, ord) => units.push({ memoryId: r.id, tenantId: r.tenant_id, ord, kind: 'passage', content }));
-      // Long memories have passages instead; ords from 1,000 keep clear of them.
-      if (o.sentences && r.content.length <= o.minChars) {
-        sentenceUnits(r.content, o.sentences).forEach((content, i) => units.push({ memoryId: r.id, tenantId: r.tenant_id, ord: 1000 + i, kind: 'sentence', content }));
-      }
+      for (const u of this.ownUnits(r.content)) units.push({ memoryId: r.id, tenantId: r.tenant_id, ...u });
       const n = r.no_run ? dialogueContext(r.previous ?? [], r.content, o.context.previous) : r.previous?.length ?? 0;
       if (n > 0) {
         units.push({
@@ -160,14 +188,7 @@ export class PassageIndexer {
         });
       }
     }
-    // A model that reads only a text's start (windowChars) gave the memory itself the vector of
-    // its first passage: that passage takes the memory's vector instead of a second embedding.
-    const window = this.deps.embedder.windowChars;
-    const own = (u: Unit) => window !== undefined && u.kind === 'passage' && u.ord === 0 && u.content.length <= window;
-    // An in-context unit is not embedded either: its vector is the sum of the memory's and its
-    // predecessors' (normalised when stored). Its text embedded gave the same recall on LoCoMo's
-    // development split (R@10 71.3 vs 70.9, MRR 47.7 vs 48.2) for one more embedding per memory.
-    const embedded = units.filter((u) => !own(u) && u.kind !== 'context');
+    const embedded = units.filter((u) => this.embeds(u));
     const fresh = embedded.length ? await this.deps.embedder.embed(embedded.map((u) => u.content)) : [];
     const vectorOf = new Map(embedded.map((u, i) => [u, fresh[i]]));
     // Stored a few units per transaction (storeParts): a transaction holds the embedded database's
