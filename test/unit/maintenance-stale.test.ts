@@ -15,7 +15,7 @@ describe('staleTables', () => {
     ], kept))).toEqual(['b', 'd']);
   });
 
-  it('counts from the count kept after a column-group ANALYZE, which leaves the view as it was', () => {
+  it('counts from the count kept after an ANALYZE by columns, which leaves the view as it was', () => {
     const kept = new Map([['memories', 12_000]]);
     expect(staleTables([{ relname: 'memories', changed: 12_000 + 10_050, live: 100_000 }], kept)).toEqual([]);
     expect(names(staleTables([{ relname: 'memories', changed: 12_000 + 10_051, live: 100_000 }], kept))).toEqual(['memories']);
