@@ -10,7 +10,7 @@
 // BENCH_LONG (default 2,500) long memories of consecutive base sentences join them, with their
 // passages. The HNSW indexes are dropped for the load and rebuilt after it with a large maintenance_work_mem.
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { percentiles, reportResult, startBenchServer, timeIt, type BenchServer } from './lib.js';
@@ -212,12 +212,24 @@ const stat = (xs: number[]) => {
 };
 
 export async function runSearchBench() {
-  // Seeding rebuilds the vector indexes over all rows in one statement each: minutes, not the
-  // service's 30 s statement limit.
-  const srv = await startBenchServer({ LOCI_DB_STATEMENT_TIMEOUT_MS: String(3_600_000) });
+  const dataDir = mkdtempSync(join(tmpdir(), 'loci-bench-search-'));
   try {
+    // Seeding rebuilds the vector indexes over all rows in one statement each: minutes, not the
+    // service's 30 s statement limit.
+    const loader = await startBenchServer({ LOCI_DB_STATEMENT_TIMEOUT_MS: String(3_600_000) }, { dataDir });
     log(`seeding ${ROWS} rows from ${BASE} base sentences`);
-    const seedTimings = await seed(srv);
+    const seedTimings = await seed(loader).finally(() => loader.close());
+    // Measured on a server started on the seeded store, as a deployment serves one: the loader's
+    // process ends with the seed's garbage and the index builds' memory (searches there took
+    // p50 37.9 ms where a server started on the seeded store took 26.7).
+    return await measure(await startBenchServer({}, { dataDir }), seedTimings);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function measure(srv: BenchServer, seedTimings: Record<string, number>) {
+  try {
     // A standard (trust 1) key viewing as one agent: the visibility rule applies as for a real caller.
     const { key } = await srv.services.keys.create(LOCAL_OPERATOR, { tenant_id: TENANT, trust_level: 1, name: 'bench-search' });
     const small = await srv.services.keys.create(LOCAL_OPERATOR, { tenant_id: SMALL_TENANT, trust_level: 1, name: 'bench-search-small' });
