@@ -225,6 +225,14 @@ export class SearchService {
       ? Promise.all([partLexemes(db, parts), freqsP, rankP]).then(([lex, freqs, rank]) =>
         Promise.all(parts.map((part, i) => keywordLeg(db, table, part, lex[i], cfg.keyword, freqs, rank, units).then((r) => r.candidates))))
       : Promise.resolve([] as Candidate[][]);
+    // The similarity of a memory the vector leg did not rank is read only to cut at min_similarity
+    // and to show on the returned items: without a cut, hydrate computes it for those alone, and the
+    // vector leg, needing only the embedding, is queued as soon as it is ready (the database goes on
+    // to it straight from the other legs' statements instead of after their results are read).
+    const vectorLegOf = (vector: Float32Array, others: string[]) => timed('vector', vectorLeg(db, table, vector, others, cfg.vector, cfg.vector.enabled,
+      { enabled: cfg.passages.enabled, k: cfg.passages.k, context: cfg.passages.context, contextWeight: cfg.passages.contextVectorWeight, sentenceWeight: cfg.passages.sentenceVectorWeight }));
+    const earlyVecP = req.min_similarity === undefined ? vectorP.then((v) => vectorLegOf(v, [])) : null;
+    earlyVecP?.catch(() => undefined); // awaited below, as vectorP
     const [keyword, entity, graph, partLists] = await Promise.all([keywordP, entityP, graphP, partsP]);
     const vector = await vectorP;
 
@@ -232,12 +240,8 @@ export class SearchService {
     if (graph.length) extras.push({ candidates: graph, weight: cfg.graph.weight });
     for (const list of partLists) extras.push({ candidates: list, weight: cfg.decompose.weight / partLists.length });
 
-    // The similarity of a memory the vector leg did not rank is read only to cut at min_similarity
-    // and to show on the returned items: without a cut, hydrate computes it for those alone.
-    const others = req.min_similarity === undefined ? []
-      : [...new Set([...(keyword?.candidates ?? []), ...(entity?.candidates ?? []), ...extras.flatMap((x) => x.candidates)].map((c) => c.id))];
-    const vec = await timed('vector', vectorLeg(db, table, vector, others, cfg.vector, cfg.vector.enabled,
-      { enabled: cfg.passages.enabled, k: cfg.passages.k, context: cfg.passages.context, contextWeight: cfg.passages.contextVectorWeight, sentenceWeight: cfg.passages.sentenceVectorWeight }));
+    const vec = await (earlyVecP ?? vectorLegOf(vector,
+      [...new Set([...(keyword?.candidates ?? []), ...(entity?.candidates ?? []), ...extras.flatMap((x) => x.candidates)].map((c) => c.id))]));
 
     const tFuse = performance.now();
     const legs: Partial<Record<LegName, Candidate[]>> = {};
