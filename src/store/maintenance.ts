@@ -66,9 +66,12 @@ export function staleTables(tables: readonly TableChanges[], kept: ReadonlyMap<s
 export async function analyzeStale(db: Db): Promise<string[]> {
   const kept = analysedAt.get(db) ?? new Map<string, number>();
   analysedAt.set(db, kept);
+  // The table's size as the planner last saw it (reltuples), as autovacuum takes it: the view's
+  // live-row count starts at 0 when the database opens, and 50 changed rows then crossed the
+  // threshold of any table (a store of 100k memories was analysed within seconds of every start).
   const { rows } = await db.query<TableChanges>(
-    `SELECT relname, n_mod_since_analyze::float8 AS changed, greatest(n_live_tup, 0)::float8 AS live
-     FROM pg_stat_user_tables WHERE schemaname = current_schema()`);
+    `SELECT s.relname, s.n_mod_since_analyze::float8 AS changed, greatest(s.n_live_tup, c.reltuples, 0)::float8 AS live
+     FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid WHERE s.schemaname = current_schema()`);
   const stale = staleTables(rows, kept);
   for (const r of stale) {
     if (await analyzeTable(db, r.relname, r.live)) kept.set(r.relname, r.changed);

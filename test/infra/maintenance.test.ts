@@ -34,6 +34,35 @@ describe('analyzeStale', () => {
   });
 });
 
+describe('the analyze threshold after the database opens', () => {
+  it('is measured against the table as the planner last saw it, not the counts an opening clears', async () => {
+    if (t.services.db.kind !== 'pglite') return;
+    const db = t.services.db;
+    for (const b of [0, 1]) {
+      const items = Array.from({ length: 100 }, (_, i) => ({ content: `Parts bin ${b}-${i}: ${i * 7} washers of size M${3 + (i % 6)} on rack ${i % 11}.` }));
+      const r = await t.api('POST', '/api/v1/memories/bulk', {
+        body: { tenant_id: 'stats-open', agent_id: 'a1', items }, headers: { 'x-bulk-attempt-id': `stats-open-${b}` },
+      });
+      expect(r.body.created).toBe(100);
+    }
+    // The counts pending in this session go to the view first, so that none arrive after the reset.
+    await db.query('SELECT pg_stat_force_next_flush()');
+    await db.query('ANALYZE memories');
+    await db.query('SELECT pg_stat_force_next_flush()');
+    // As when the database opens: the view's counts start from zero, the planner's size stays.
+    await db.query('SELECT pg_stat_reset()');
+    await db.query(`UPDATE memories SET recall_count = recall_count + 1 WHERE id IN (SELECT id FROM memories WHERE tenant_id = 'stats-open' LIMIT 60)`);
+    await db.query('SELECT pg_stat_force_next_flush()');
+    const view = async () => (await db.query<{ changed: number; live: number }>(
+      `SELECT n_mod_since_analyze::int AS changed, n_live_tup::int AS live FROM pg_stat_user_tables WHERE relname = 'memories'`)).rows[0];
+    for (let i = 0; i < 40 && (await view()).changed < 60; i++) await new Promise((res) => setTimeout(res, 250));
+    const v = await view();
+    // Against the view's own count the table would be stale; it holds 200 rows and more.
+    expect(v.changed).toBeGreaterThan(50 + 0.1 * v.live);
+    expect(await analyzeStale(db)).not.toContain('memories');
+  });
+});
+
 describe('maintenance statements on the embedded database', () => {
   /** The service's database, recording every statement sent through it. */
   const recording = () => {
