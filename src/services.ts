@@ -102,7 +102,19 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const db = overrides.db ?? openDb(config, log);
   const embedder = overrides.embedder ?? createEmbedder(config);
   const initErrors: string[] = [];
-  await embedder.init();
+  // The extractor's worker loads beside the embedder's: loaded on the first write instead, it kept
+  // that write waiting about a second. Without it writes go on without entities (each extract()
+  // fails alone), so its failure degrades the service rather than stopping it.
+  const entities = createEntityExtractor({ nice: config.modelWorkerNice });
+  const entitiesReady = entities.init().catch((err) => {
+    log.warn({ err }, 'entity extractor failed to start');
+    initErrors.push('entity_extractor');
+  });
+  try {
+    await embedder.init();
+  } finally {
+    await entitiesReady;
+  }
   await migrate(db, { embeddingDim: (await storedEmbeddingDim(db)) ?? embedder.dim });
   await checkEmbedderMatches(db, embedder);
   const cache = createCache({ redisUrl: config.redisUrl, keyPrefix: config.cachePrefix });
@@ -114,7 +126,6 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     onError: (tag, err) => log.warn({ err, tag }, 'event bus problem'),
   });
   await bus.start();
-  const entities = createEntityExtractor({ nice: config.modelWorkerNice });
   const llm = overrides.llm !== undefined ? overrides.llm : createLlm(config);
   const keys = new KeyService(db);
   const enricher = new Enricher({ mode: config.enrich.mode, llm, llmTimeoutMs: config.enrich.llmTimeoutMs, log: log.child({ component: 'enrich' }) });
@@ -165,6 +176,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       await bus.close().catch(() => undefined);
       await cache.close().catch(() => undefined);
       await embedder.close().catch(() => undefined);
+      await entities.close().catch(() => undefined);
       await db.close().catch(() => undefined);
     },
   };

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validate } from '@scalar/openapi-parser';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import type { NlpEntityExtractor } from '../../src/providers/entities/index.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -46,6 +47,13 @@ describe('open system endpoints', () => {
     expect(r.body.platform_init_errors).toEqual([]);
     expect(r.text).not.toContain(t.adminKey);
     expect(r.text).not.toContain(t.config.dataDir);
+  });
+
+  it('the entity extractor has loaded its models before the first write', async () => {
+    // Loaded on the first write, it kept that write waiting about a second.
+    const stats = (t.services.entities as NlpEntityExtractor).stats();
+    expect(stats.ready).toBe(stats.size);
+    expect(stats.size).toBeGreaterThan(0);
   });
 
   it('stats are integer counters', async () => {

@@ -26,4 +26,7 @@ export interface Extraction {
 export interface EntityExtractor {
   /** `urgent`: a reader waits on it (a search's query); it goes ahead of queued write work. */
   extract(text: string, opts?: { urgent?: boolean }): Promise<Extraction>;
+  /** Loads the models now instead of on the first extract(). */
+  init?(): Promise<void>;
+  close?(): Promise<void>;
 }
