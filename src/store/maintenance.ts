@@ -29,11 +29,11 @@ export const SPLIT_ANALYZE_ROWS = 20_000;
  * sample is most of the cost. Plenty for the planner's row estimates.
  */
 export const LARGE_TABLE_TARGET = 30;
-/**
- * Columns whose statistics the service reads itself, kept at the default target: the keyword
- * plan's word frequencies and tenant shares (TermStats in core/search/keyword-plan.ts).
- */
-export const READ_STATISTICS = ['tenant_id', 'search_tsv'];
+/** The columns whose planner statistics the service reads itself (TermStats in core/search/keyword-plan.ts): tenant shares, word frequencies. */
+export const TENANT_STATISTICS = 'tenant_id';
+export const WORD_STATISTICS = 'search_tsv';
+/** Those columns, analysed at the default target. */
+export const READ_STATISTICS = [TENANT_STATISTICS, WORD_STATISTICS];
 
 /**
  * What the statistics view counted as changed when a large table was last analysed:

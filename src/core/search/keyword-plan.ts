@@ -8,6 +8,7 @@
 //  - memories are ranked by how well they match all the remaining words.
 // The planning is pure; TermStats reads and caches the statistics.
 import type { Queryable } from '../../store/db.js';
+import { TENANT_STATISTICS, WORD_STATISTICS } from '../../store/maintenance.js';
 import type { KeywordLegConfig } from './config.js';
 
 export interface TermFrequencies {
@@ -110,9 +111,9 @@ export class TermStats {
       `SELECT s.most_common_elems::text::text[] AS elems, s.most_common_elem_freqs AS freqs, c.reltuples::float8 AS reltuples,
               t.most_common_vals::text::text[] AS tenants, t.most_common_freqs AS shares
        FROM pg_class c
-       LEFT JOIN pg_stats s ON s.schemaname = current_schema() AND s.tablename = $1::text AND s.attname = 'search_tsv'
-       LEFT JOIN pg_stats t ON t.schemaname = current_schema() AND t.tablename = $1::text AND t.attname = 'tenant_id'
-       WHERE c.oid = $1::text::regclass`, [this.table]);
+       LEFT JOIN pg_stats s ON s.schemaname = current_schema() AND s.tablename = $1::text AND s.attname = $2::text
+       LEFT JOIN pg_stats t ON t.schemaname = current_schema() AND t.tablename = $1::text AND t.attname = $3::text
+       WHERE c.oid = $1::text::regclass`, [this.table, WORD_STATISTICS, TENANT_STATISTICS]);
     return {
       ...frequenciesFromStats(r?.elems ?? null, r?.freqs ?? null, Number(r?.reltuples ?? 0)),
       tenants: tenantSharesFromStats(r?.tenants ?? null, r?.shares ?? null, Number(r?.reltuples ?? 0)),
