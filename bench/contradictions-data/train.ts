@@ -25,7 +25,7 @@ import { judgePair } from '../../src/core/contradictions/detect.js';
 import { DEV_FILES, devSets, type ResolvedPair } from './dev-set.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const OUT = join(root, 'src/core/contradictions/contradiction-model.json');
+const OUT = process.env.LOCI_TRAIN_OUT ?? join(root, 'src/core/contradictions/contradiction-model.json');
 const TARGET_PRECISION = 0.9;
 const L2 = 0.5;
 

@@ -56,6 +56,11 @@ const UPDATES: Array<[string, string, V, string]> = [
   ['The escalation contact for outages is Bob.', 'Outage escalations should go to Alice from now on, not Bob.', 'rdf_conflict', '"…, not Bob" is "instead of Bob"'],
   ["Lisa's email is lisa@old-domain.com.", 'Lisa has a new email: lisa@newco.io.', 'rdf_conflict', 'a new email'],
   ['The staging environment runs on a single t3.medium.', 'Staging was upsized to two t3.large instances.', 'rdf_conflict', '"upsized to"'],
+  ['We pay $49/month for the Figma seat.', "Figma went up, it's $59 a month now.", 'rdf_conflict', 'one price each, named two ways ("went up")'],
+  ['The on-site workshop starts Dec 15.', 'The on-site workshop starts Dec 20 this year, per Lee.', 'rdf_conflict', 'who said it ("per Lee") is not what changed'],
+  ['Retro happens Thursday at 4.', 'As of this sprint, the retro is on Fridays at 11am.', 'rdf_conflict', 'a bare hour after "at"'],
+  ['Nightly exports run at 01:00 UTC.', 'The nightly export window shifted to 03:30 UTC.', 'rdf_conflict', '"shifted to"'],
+  ['Elena reports to Marcus.', 'After the reorg Elena reports to Yusuf.', 'rdf_conflict', '"after the reorg"'],
 ];
 
 const LOOK_ALIKES: Array<[string, string, string]> = [
@@ -88,6 +93,8 @@ const LOOK_ALIKES: Array<[string, string, string]> = [
   ["The kids' school starts at 8:15.", "The kids' school ends at 3:10.", 'the two ends of one thing'],
   ['The office opens at 8:30.', 'The office closes at 6pm.', 'the two ends of one thing (open / close)'],
   ['The server has 64 GB of RAM.', 'The server has 2 TB of disk space.', 'figures of two things the subject has'],
+  ['The Team plan is priced at $15 per seat per month.', 'The Team plan is priced at $150 per seat per year.', '"per seat", "per year" are no source cited'],
+  ['The monthly cloud bill is about $8k, per finance.', 'The monthly cloud bill was about $6k last year, per finance.', 'another period, the same source'],
 ];
 
 const CONVERSATIONAL = (JSON.parse(readFileSync(new URL('../fixtures/contradictions-conversational.json', import.meta.url), 'utf8')) as {

@@ -189,9 +189,9 @@ const CONTRACTIONS: Array<[RegExp, string]> = [
 
 // Markers, matched on the lower-cased sentence.
 const MARKERS: Array<[Mark, RegExp]> = [
-  ['change', /\b(?:(?:ownership|responsibility|custody|control)\b[^.;]{0,30}\b(?:went|goes|passed|moved|transferred|shifted) to|relocat(?:ed|es|ing|e)|switch(?:ed|es|ing)?|swapp?(?:ed|ing)?|migrat(?:ed|ing|e)|moved|moving|replac(?:ed|es|ing|ement)|instead|took over|tak(?:es|ing) over|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|in favou?r of|superseded|succeeded by|renamed|changed|chang(?:es|ing) (?:to|from)|now (?:uses?|runs?|owns?|leads?|handles?|lives?|works?|is|are|at|in|on|with|under|reports?|costs?|points?|belongs?|goes|managed|handled|owned|run|led)|is now|are now|has become|became|taken over|new (?:owner|lead|manager|maintainer|home|address|office|vendor|provider|supplier|host|tool|job|role|team|boss|number|price|plan|version|default|limit|location|contact|on-call|point of contact|email|e-mail|phone|url|website|domain|password|username|handle)|convert(?:ed|s)? (?:to|into)|switch(?:ed)? back|(?:found|got|landed|started|took|accepted) (?:a|an|my|his|her|their|our) (?:new )?(?:job|position|role|place|apartment|house)|bump(?:ed|s)?|upgrad(?:ed|e|es|ing)|downgrad(?:ed|e|es|ing)|pushed (?:back |out )?to|postponed|rescheduled|brought forward|mov(?:es|ed) (?:up |back )?to|scaled\b[^.;]{0,30}\bto|joined (?!(?:the|a|an|our|my|his|her|their|us|them|me|in|as)\b)|hand(?:s|ed|ing)? [^.;]{1,40} (?:(?:over|off) )?to|revis(?:ed|es|ing|e)|(?:re|up|down)siz(?:ed|es|ing)\b[^.;]{0,40}\bto|promoted|(?:is|are|was) gone|went from|rewr(?:ote|itten) (?:it )?in|rebuil(?:t|ds?|ding)\b[^.;]{0,40}\b(?:in|with|on)|trad(?:ed|es|ing) (?:in )?[^.;]{1,40} for|expand(?:ed|s|ing)? to|(?:has|have) been (?:moved|changed|replaced|reassigned|switched|raised|lowered|increased|reduced|updated)|updat(?:ed|e|es) (?:to|the)|set to|raised|lowered|increased|decreased|reduced|extended|shortened|(?:cut|slashed|trimmed|hiked|updated)\b[^.;]{0,40}\bto\b|from [^,.;]{1,40} to|slipp(?:ed|ing)? to|delayed (?:to|until)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|(?:hired|found|got|have|has) (?:a|an) new (?:accountant|lawyer|doctor|dentist|landlord|coach|therapist|assistant|agency|bank|designer|contractor|supplier|vendor|provider|manager|boss|ceo|cto|cfo|director|supervisor|advisor|tutor|trainer|vet|mechanic|hairdresser|barber)|(?:is|are|was|were|went|go(?:es)?|dropped|fell|rose|grew|jumped|climbed|shrank|came) (?:back )?(?:down|up) to|(?:dropped|fell|rose|grew|jumped|climbed|shrank) to)\b|→|->|=>|^(?:the |our |my |a )?new [\w-]+(?: [\w-]+)?(?::| is | are )/],
+  ['change', /\b(?:(?:ownership|responsibility|custody|control)\b[^.;]{0,30}\b(?:went|goes|passed|moved|transferred|shifted) to|relocat(?:ed|es|ing|e)|switch(?:ed|es|ing)?|swapp?(?:ed|ing)?|migrat(?:ed|ing|e)|moved|moving|replac(?:ed|es|ing|ement)|instead|took over|tak(?:es|ing) over|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|in favou?r of|superseded|succeeded by|renamed|changed|chang(?:es|ing) (?:to|from)|now (?:uses?|runs?|owns?|leads?|handles?|lives?|works?|is|are|at|in|on|with|under|reports?|costs?|points?|belongs?|goes|managed|handled|owned|run|led)|is now|are now|has become|became|taken over|new (?:owner|lead|manager|maintainer|home|address|office|vendor|provider|supplier|host|tool|job|role|team|boss|number|price|plan|version|default|limit|location|contact|on-call|point of contact|email|e-mail|phone|url|website|domain|password|username|handle)|convert(?:ed|s)? (?:to|into)|switch(?:ed)? back|(?:found|got|landed|started|took|accepted) (?:a|an|my|his|her|their|our) (?:new )?(?:job|position|role|place|apartment|house)|bump(?:ed|s)?|upgrad(?:ed|e|es|ing)|downgrad(?:ed|e|es|ing)|pushed (?:back |out )?to|postponed|rescheduled|brought forward|mov(?:es|ed) (?:up |back )?to|scaled\b[^.;]{0,30}\bto|joined (?!(?:the|a|an|our|my|his|her|their|us|them|me|in|as)\b)|hand(?:s|ed|ing)? [^.;]{1,40} (?:(?:over|off) )?to|revis(?:ed|es|ing|e)|(?:re|up|down)siz(?:ed|es|ing)\b[^.;]{0,40}\bto|promoted|(?:is|are|was) gone|went from|rewr(?:ote|itten) (?:it )?in|rebuil(?:t|ds?|ding)\b[^.;]{0,40}\b(?:in|with|on)|trad(?:ed|es|ing) (?:in )?[^.;]{1,40} for|expand(?:ed|s|ing)? to|(?:has|have) been (?:moved|changed|replaced|reassigned|switched|raised|lowered|increased|reduced|updated)|updat(?:ed|e|es) (?:to|the)|set to|raised|lowered|increased|decreased|reduced|extended|shortened|(?:cut|slashed|trimmed|hiked|updated)\b[^.;]{0,40}\bto\b|from [^,.;]{1,40} to|slipp(?:ed|ing)? to|shift(?:ed|s|ing)?\b[^.;]{0,30}\bto|(?:went|gone|goes|going) (?:up|down)\b|delayed (?:to|until)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|(?:hired|found|got|have|has) (?:a|an) new (?:accountant|lawyer|doctor|dentist|landlord|coach|therapist|assistant|agency|bank|designer|contractor|supplier|vendor|provider|manager|boss|ceo|cto|cfo|director|supervisor|advisor|tutor|trainer|vet|mechanic|hairdresser|barber)|(?:is|are|was|were|went|go(?:es)?|dropped|fell|rose|grew|jumped|climbed|shrank|came) (?:back )?(?:down|up) to|(?:dropped|fell|rose|grew|jumped|climbed|shrank) to)\b|→|->|=>|^(?:the |our |my |a )?new [\w-]+(?: [\w-]+)?(?::| is | are )/],
   ['negchange', /\b(?:lost (?:my|his|her|their|our|the) job|step(?:ped|s|ping)? down|laid off|fired|broke up|sold (?:my|his|her|their|our|the)|gave (?:away|up)|moved out|shut (?:down|off)|(?:is|are|was|were) gone|cancel(?:l?ed|s|l?ing)?|closed down|turned off|switched off|sunset(?:ted)?|decommissioned|phased out|wound down|orphan(?:ed|ing)?|no longer|not (?:anymore|any more)|anymore|any more|no more|stopped|quit|left|dropped|removed|discontinued|retired|deprecated|gave up|isn't .* anymore|ended)\b/],
-  ['soft', /\b(?:now|nowadays|these days|currently|as of|since (?:the )?last \w+|since (?:monday|tuesday|wednesday|thursday|friday|january|february|march|april|may|june|july|august|september|october|november|december|last|yesterday|today|the (?:reorg|migration|switch|move|change))|from (?:now|today|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next|this|the \w+ on)|starting|effective|going forward|henceforth|latest|current|this (?:week|month|year|quarter))\b/],
+  ['soft', /\b(?:now|nowadays|these days|currently|as of|since (?:the )?last \w+|(?:since|after) the (?:reorg|reorgani[sz]ation|restructur(?:e|ing)|re-?shuffle|team shuffle|shake-?up|migration|switch|move|change|merger|acquisition|rebrand)|since (?:monday|tuesday|wednesday|thursday|friday|january|february|march|april|may|june|july|august|september|october|november|december|last|yesterday|today)|from (?:now|today|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next|this|the \w+ on)|starting|effective|going forward|henceforth|latest|current|this (?:week|month|year|quarter))\b/],
   ['history', /\b(?:used to|previously|formerly|originally|back (?:in (?:the day|the days|\d|school|college|high school)|when|then)|in the past|at the time|years ago|before (?:the|we|i|he|she|they)|when (?:i|we|he|she|they) (?:was|were)|as a kid|as a child|growing up|had been|once upon|old days)\b/],
   ['hypo', /\b(?:plan(?:s|ned|ning)? (?:to|on)|might|maybe|perhaps|possibly|probably|consider(?:s|ed|ing)?|thinking (?:about|of)|think about|would|could|should|if|unless|whether|hop(?:e|es|ing) to|want(?:s|ed)? to|wanna|wish|intend(?:s|ed)? to|propos(?:e|ed|al)|idea|someday|eventually|tempted|dream(?:s|ing)? of|looking (?:into|for)|(?:i|we|you|he|she|they|it) may|hypothetical|suppose)\b/],
   ['future', /\b(?:will|going to|gonna|is to|are to|next (?:week|month|year|quarter|sprint|time)|upcoming|soon|tomorrow)\b/],
@@ -297,6 +297,8 @@ export function tokenizeSentence(sentence: string, lowerInitial: Lower = null): 
     if (/^[$€£¥\d]/.test(r) || /^v\d+(?:\.\d+)*$/i.test(r)) {
       kind = 'value'; // ("the 25th" is a figure; "second", "third" in words stay ordinals)
       key = kind === 'value' ? valueKey(r, next) : low;
+      // "at 10" with nothing after it that counts: an hour ("Sprint planning is Monday at 10").
+      if (/^\d{1,2}$/.test(key) && Number(key) <= 24 && raw[i - 1]?.toLowerCase() === 'at' && !(next && /^(?:%|percent|per|degrees?|mph|km|miles?|points?|cents?|x)$/.test(next))) key = `${Number(key)}:00`;
       // "2 TB", "10 am", "30 minutes": the unit word is part of the value.
       unitTaken = kind === 'value' && next !== undefined && (DURATION[next] !== undefined || SIZE[next] !== undefined || next === 'am' || next === 'pm') && /^\d[\d,.]*$/.test(r);
     } else if (/^\p{Lu}$/u.test(r) && !atStart && r !== 'I') {
@@ -421,7 +423,7 @@ function statesValue(s: SentenceInfo): boolean {
 }
 
 // Words of a time phrase that opens a sentence ("Starting this month", "As of May 1", "From Monday on").
-const TIME_OPENER = new Set(['starting', 'from', 'as', 'of', 'since', 'effective', 'beginning', 'this', 'next', 'last', 'on', 'the']);
+const TIME_OPENER = new Set(['starting', 'from', 'as', 'of', 'since', 'effective', 'beginning', 'this', 'these', 'next', 'last', 'on', 'the']);
 
 /** A subject without the time phrase it opens with ("Starting this month the office" → "the office"). */
 function withoutTimeOpener(toks: Tok[]): Tok[] {
@@ -437,12 +439,23 @@ function withoutTimeOpener(toks: Tok[]): Tok[] {
 // "… go to Alice, not Bob": a replacement ("instead of Bob"), not a denial.
 const NOT_INSTEAD = /,\s*not\s+(?=(?:the\s+|a\s+|an\s+)?[\p{Lu}\d$])/gu;
 
+// Who said it is not what was said: "…, per Lee", "(according to finance)", "According to Dana, …".
+// ("per" only before a name or "the …": "per Lee", "per the vendor", never "per month")
+const ATTRIBUTION_END = /[\s,;(—–-]+(?:per (?=\p{Lu}|the )|[Aa]ccording to |[Aa]s (?:told|said|confirmed) by |via (?=\p{Lu})|h\/t )[^,.;:()]{1,40}\)?[.!]?\s*$/u;
+const ATTRIBUTION_START = /^(?:[Pp]er (?=\p{Lu}|the )|[Aa]ccording to )[^,;:]{1,40},\s*(?=\S)/u;
+
+/** A sentence without the source it cites, if that leaves anything. */
+function withoutAttribution(text: string): string {
+  const cut = text.replace(ATTRIBUTION_START, '').replace(ATTRIBUTION_END, '');
+  return cut.trim() ? cut : text;
+}
+
 const KV_RE = /^\s*([^:=\n]{1,60}?)\s*(?::|=|→|->)\s+(\S.*)$/;
 
 function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: string | null = null): SentenceInfo {
   // "Update: …", "Quick note after the reorg: …" introduce the sentence; they are not its subject.
   const led = LEAD_IN.test(full) ? full.replace(LEAD_IN, '').trim() || full : full;
-  const text = withoutOpener(led).replace(NOT_INSTEAD, ', instead of ');
+  const text = withoutAttribution(withoutOpener(led)).replace(NOT_INSTEAD, ', instead of ');
   const low = text.toLowerCase();
   const kvm = KV_RE.exec(text);
   const kv = Boolean(kvm && kvm[1].split(/\s+/).length <= 6 && !/(?:^|\s)(?:is|are|was|were|said|says)(?:\s|$)/i.test(kvm[1]));
@@ -1125,7 +1138,14 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
     countedIn(a, b) || countedIn(b, a);
   // (both count the same thing: "allows 3 projects" / "limit increased to 5 projects")
   const countedSame = a.counted.size > 0 && b.counted.size > 0 && countedMatch;
-  const sameAttr = countedSame || countedMatch && (!a.attributes.size || !b.attributes.size || (a.attributeNames.size && b.attributeNames.size
+  const rel = subjectRelation(a, b, older, newer);
+  // One figure on each side, in one unit (a price, a size, a duration, a clock time), about the same
+  // subject: the same attribute, however each names it ("We pay $49/month for the Figma seat" /
+  // "Figma went up, it's $59 a month now"; "7:40 train" / "catch the 8:15 instead").
+  const unitOf = (x: SentenceInfo) => (x.values.length === 1 && dimensionOf(x.values[0]) !== 'figure' ? dimensionOf(x.values[0]) : null);
+  // (not when each counts its own thing: "64 GB of RAM" / "2 TB of disk space")
+  const oneUnit = rel === 'same' && unitOf(a) !== null && unitOf(a) === unitOf(b) && countedMatch;
+  const sameAttr = oneUnit || countedSame || countedMatch && (!a.attributes.size || !b.attributes.size || (a.attributeNames.size && b.attributeNames.size
     ? anySame([...a.attributeNames], [...b.attributeNames])
     : attributesMatch(a.attributes, b.attributes)));
   // A value replaced: each side has one the other lacks (an added figure is not a replacement).
@@ -1170,7 +1190,6 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // ("My manager is Priya" / "I report to Daniel now": whom I report to is who manages me)
   const ownership = (OWNERSHIP.test(b.text.toLowerCase()) && OWNERSHIP.test(a.text.toLowerCase())) || TRANSFER.test(b.text.toLowerCase()) ||
     (/\b(?:i|we) (?:now )?report to\b/.test(b.text.toLowerCase()) && OWNERSHIP.test(a.text.toLowerCase()));
-  const rel = subjectRelation(a, b, older, newer);
   const ordA = a.toks.filter((t) => t.kind === 'ordinal').map((t) => t.key).join(' ');
   const ordB = b.toks.filter((t) => t.kind === 'ordinal').map((t) => t.key).join(' ');
   const m = (s: SentenceInfo, k: Mark) => (s.marks.has(k) ? 1 : 0);
