@@ -63,6 +63,7 @@ const UPDATES: Array<[string, string, V, string]> = [
   ['Elena reports to Marcus.', 'After the reorg Elena reports to Yusuf.', 'rdf_conflict', '"after the reorg"'],
   ['Merges to main need one review.', 'Merges to main need two reviews starting today.', 'rdf_conflict', '"one" counts what follows it'],
   ['The desktop client is on version 2.7.0.', 'Desktop client 2.9.1 shipped today.', 'rdf_conflict', 'a version released on a day'],
+  ['Sync notes 6/11: contract signed, two new hires, go-live set for May 12.', 'Go-live slipped to June 2 because the vendor API was late.', 'rdf_conflict', 'one item of a dated lead-in list, a reason given'],
   ['Maya is in 2nd grade at Oak Hill.', 'Maya started 3rd grade at Oak Hill this fall.', 'rdf_conflict', '"this fall" is the present'],
 ];
 
@@ -98,6 +99,7 @@ const LOOK_ALIKES: Array<[string, string, string]> = [
   ['The server has 64 GB of RAM.', 'The server has 2 TB of disk space.', 'figures of two things the subject has'],
   ['The Team plan is priced at $15 per seat per month.', 'The Team plan is priced at $150 per seat per year.', '"per seat", "per year" are no source cited'],
   ['The desktop client 2.7.0 shipped in May.', 'The web client 2.9.1 shipped today.', 'a release of another thing'],
+  ['Sync notes 6/11: contract signed, two new hires, go-live set for May 12.', 'The office party is set for June 2.', 'another item of the list'],
   ['Dana is one of the admins of the billing project.', 'Dana is an admin of the payroll project.', '"one of" counts nothing'],
   ['The monthly cloud bill is about $8k, per finance.', 'The monthly cloud bill was about $6k last year, per finance.', 'another period, the same source'],
 ];

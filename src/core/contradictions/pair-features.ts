@@ -273,6 +273,11 @@ function valueKey(raw: string, next: string | undefined): string {
   return s;
 }
 
+/** A capitalised word as it opens a sentence: "Sprints", "Go-live". */
+const CAPITALISED = /^\p{Lu}\p{Ll}+(?:-\p{Ll}+)*$/u;
+/** A plain word's key: its stem, hyphens left out ("fire-fighting" is "firefighting"). */
+const wordKey = (low: string) => (low.includes('-') ? stem(low.replace(/-/g, '')) : stem(low));
+
 const TOKEN_RE = /[$€£¥]\d[\d,]*(?:\.\d+)?(?:k|m|mm|bn|b)?\b|\d[\d,]*(?:[.:]\d+)*(?:[a-z]{1,7})?(?:[+~][0-9a-z.]*[0-9a-z])*\b|[\p{L}][\p{L}\p{N}'_.+#/-]*[\p{L}\p{N}+#]|[\p{L}]|[:=]|→|->/giu;
 
 /** Opening words to read as plain words (lower case), or none. */
@@ -306,6 +311,8 @@ export function tokenizeSentence(sentence: string, lowerInitial: Lower = null): 
       unitTaken = kind === 'value' && next !== undefined && (DURATION[next] !== undefined || SIZE[next] !== undefined || next === 'am' || next === 'pm') && /^\d[\d,.]*$/.test(r);
     } else if (/^\p{Lu}$/u.test(r) && !atStart && r !== 'I') {
       kind = 'name'; // "Hall B", "plan A" (not "Yesterday I went")
+    } else if (r === 'May' && (/^\d{1,2}(?:st|nd|rd|th)?$/.test(raw[i + 1] ?? '') || /^\d{1,2}$/.test(raw[i - 1] ?? ''))) {
+      kind = 'timeref'; // "May 12", "12 May": the month, not the verb
     } else if (low === 'one' && next && /^[a-z]/.test(next) && !ONE_IDIOM.test(next) && !ONE_BEFORE.has(raw[i - 1]?.toLowerCase() ?? '')) {
       kind = 'value'; // "one approval" / "two approvals" (not "the one", "one of", "one day")
       key = '1';
@@ -322,14 +329,15 @@ export function tokenizeSentence(sentence: string, lowerInitial: Lower = null): 
     // A name: an identifier, an all-caps or mixed-case word, a capitalised word inside the
     // sentence, or a capitalised first word that is not a common sentence opener ("Bob took
     // over", but not "New upstream release"). Lower-case hyphenated words are words ("fire-fighting").
-    else if (/[\d_@.]|[a-z][A-Z]|^\p{Lu}{2,}|\p{Lu}[\w]*-/u.test(r) ||
-      (/^\p{Lu}/u.test(r) && !STOP.has(low) && (!atStart || !INITIAL_WORDS.has(low)) && !(atStart && lowerInitial?.has(low) && /^\p{Lu}\p{Ll}+$/u.test(r)))) {
+    // (an opening "Go-live" is "go-live" when the other memory writes it so)
+    else if (!(atStart && lowerInitial?.has(low) && CAPITALISED.test(r)) && (/[\d_@.]|[a-z][A-Z]|^\p{Lu}{2,}|\p{Lu}[\w]*-/u.test(r) ||
+      (/^\p{Lu}/u.test(r) && !STOP.has(low) && (!atStart || !INITIAL_WORDS.has(low))))) {
       kind = 'name';
       key = low.replace(/[-_ ]/g, '');
-      if (atStart && /^\p{Lu}\p{Ll}+$/u.test(r)) initial = true;
+      if (atStart && CAPITALISED.test(r)) initial = true;
     } else {
       kind = 'word';
-      key = low.includes('-') ? stem(low.replace(/-/g, '')) : stem(low);
+      key = wordKey(low);
     }
     const content = (kind === 'word' && !STOP.has(low) && low.length > 1) || kind === 'name' || kind === 'value';
     toks.push(initial ? { key, kind, content, low, initial } : { key, kind, content, low });
@@ -450,9 +458,12 @@ const NOT_INSTEAD = /,\s*not\s+(?=(?:the\s+|a\s+|an\s+)?[\p{Lu}\d$])/gu;
 const ATTRIBUTION_END = /[\s,;(—–-]+(?:per (?=\p{Lu}|the )|[Aa]ccording to |[Aa]s (?:told|said|confirmed) by |via (?=\p{Lu})|h\/t )[^,.;:()]{1,40}\)?[.!]?\s*$/u;
 const ATTRIBUTION_START = /^(?:[Pp]er (?=\p{Lu}|the )|[Aa]ccording to )[^,;:]{1,40},\s*(?=\S)/u;
 
-/** A sentence without the source it cites, if that leaves anything. */
+// Why it changed is not what changed: "Launch slipped to June 2 because of the payments audit".
+const REASON_END = /[\s,;(—–-]+(?:because|due to|owing to|so that|to avoid|in order to)\b[^;]{1,100}$/i;
+
+/** A sentence without the source it cites and the reason it gives, if that leaves anything. */
 function withoutAttribution(text: string): string {
-  const cut = text.replace(ATTRIBUTION_START, '').replace(ATTRIBUTION_END, '');
+  const cut = text.replace(ATTRIBUTION_START, '').replace(ATTRIBUTION_END, '').replace(REASON_END, '');
   return cut.trim() ? cut : text;
 }
 
@@ -634,9 +645,21 @@ export function sentencesOf(text: string): string[] {
   return out.map((s) => s.replace(/^\s*[-*+•]\s+/, '').trim()).filter((s) => /[\p{L}\d]/u.test(s));
 }
 
+/**
+ * A lead-in's list of short items, one per item: "Meeting notes 3/4: budget approved, hiring two
+ * engineers, launch set for May 12" holds three facts, the last about the launch.
+ */
+function leadInItems(sentence: string): string[] {
+  const m = LEAD_IN.exec(sentence);
+  if (!m) return [sentence];
+  const items = sentence.slice(m[0].length).split(/\s*[,;]\s+(?:and\s+)?/).map((x) => x.trim());
+  if (items.length < 2 || items.some((x) => !x || x.split(/\s+/).length > 10)) return [sentence];
+  return [`${m[0]} ${items[0]}`, ...items.slice(1)];
+}
+
 /** Sentences of a text, each with the speaker of its line. */
 const spokenSentences = (text: string) =>
-  speakerLines(text).flatMap((line) => sentencesOf(line.text).map((x) => ({ text: x, speaker: line.speaker })));
+  speakerLines(text).flatMap((line) => sentencesOf(line.text).flatMap(leadInItems).map((x) => ({ text: x, speaker: line.speaker })));
 
 export function analyzeMemory(text: string, lowerInitial: Lower = null): MemoryInfo {
   const spoken = spokenSentences(text).slice(0, MAX_SENTENCES);
@@ -666,7 +689,7 @@ function memoryOf(text: string, spoken: ReadonlyArray<Spoken>, sentences: Senten
   const wordKeys = new Set<string>();
   for (const x of sentences) {
     for (const t of x.toks) {
-      if (t.initial) initialStems.set(stem(t.low), t.low);
+      if (t.initial) initialStems.set(wordKey(t.low), t.low);
       else if (t.kind === 'word' && t.content) wordKeys.add(t.key);
     }
   }
