@@ -9,6 +9,7 @@
 // normalised 85/15 blend of two base vectors, its entity links those of its base sentence.
 // BENCH_LONG (default 2,500) long memories of consecutive base sentences join them, with their
 // passages. The HNSW indexes are dropped for the load and rebuilt after it with a large maintenance_work_mem.
+// BENCH_SEARCH_STORE=dir keeps the seeded store there and measures it again on later runs.
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -212,7 +213,14 @@ const stat = (xs: number[]) => {
 };
 
 export async function runSearchBench() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'loci-bench-search-'));
+  // BENCH_SEARCH_STORE: a directory kept across runs; seeded when empty, measured as it is after
+  // (A/B comparisons of one store; its rows must be of the same BENCH_* settings).
+  const kept = process.env.BENCH_SEARCH_STORE;
+  if (kept && existsSync(join(kept, 'pg', 'PG_VERSION'))) {
+    log(`measuring the seeded store at ${kept}`);
+    return measure(await startBenchServer({}, { dataDir: kept }), {});
+  }
+  const dataDir = kept ?? mkdtempSync(join(tmpdir(), 'loci-bench-search-'));
   try {
     // Seeding rebuilds the vector indexes over all rows in one statement each: minutes, not the
     // service's 30 s statement limit.
@@ -224,7 +232,7 @@ export async function runSearchBench() {
     // p50 37.9 ms where a server started on the seeded store took 26.7).
     return await measure(await startBenchServer({}, { dataDir }), seedTimings);
   } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!kept) rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -30,6 +30,24 @@ describe('PgliteDb watchdog', () => {
     expect(rows[0].n).toBe(2);
   });
 
+  it('times a statement that waited behind a running one from its own start, not from when it was issued', async () => {
+    // Together the two take longer than the limit, each less.
+    const [a, b] = await Promise.all([
+      db.query<{ n: number }>('SELECT 1 AS n FROM pg_sleep(0.9)'),
+      db.query<{ n: number }>('SELECT 2 AS n FROM pg_sleep(0.9)'),
+    ]);
+    expect([a.rows[0].n, b.rows[0].n]).toEqual([1, 2]);
+    expect(restarts).toHaveLength(1);
+  });
+
+  it('runs the statements queued behind a runaway one on the fresh database', async () => {
+    const runaway = db.query('SELECT pg_sleep(20)').then(() => null, (e) => e);
+    const queued = db.query<{ n: number }>('SELECT count(*)::int AS n FROM kept');
+    expect(isStatementTimeout(await runaway)).toBe(true);
+    expect((await queued).rows[0].n).toBe(2);
+    expect(restarts).toHaveLength(2);
+  });
+
   it('aborts a transaction caught by a restart instead of running its rest outside it', async () => {
     const err = await db.tx(async (q) => {
       await q.query('INSERT INTO kept VALUES (3)');
