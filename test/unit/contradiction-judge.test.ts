@@ -64,6 +64,9 @@ const UPDATES: Array<[string, string, V, string]> = [
   ['Merges to main need one review.', 'Merges to main need two reviews starting today.', 'rdf_conflict', '"one" counts what follows it'],
   ['The desktop client is on version 2.7.0.', 'Desktop client 2.9.1 shipped today.', 'rdf_conflict', 'a version released on a day'],
   ['Sync notes 6/11: contract signed, two new hires, go-live set for May 12.', 'Go-live slipped to June 2 because the vendor API was late.', 'rdf_conflict', 'one item of a dated lead-in list, a reason given'],
+  ['The on-call rota is run by the SRE team.', 'Platform engineering took the on-call rota over from the SRE team.', 'rdf_conflict', '"took … over from"'],
+  ["Mum takes 5 mg of the thyroid medication every morning.", "The GP raised mum's thyroid dose to 10 mg.", 'rdf_conflict', 'a dose, named two ways'],
+  ['Note to self: the property manager is Ms. Grant, rent goes to her Wells Fargo account on the 3rd.', 'The flat was sold, so rent now goes to Lakeside Lettings instead of Ms. Grant.', 'rdf_conflict', 'two clauses after a lead-in stay one sentence'],
   ['Maya is in 2nd grade at Oak Hill.', 'Maya started 3rd grade at Oak Hill this fall.', 'rdf_conflict', '"this fall" is the present'],
 ];
 
@@ -100,6 +103,7 @@ const LOOK_ALIKES: Array<[string, string, string]> = [
   ['The Team plan is priced at $15 per seat per month.', 'The Team plan is priced at $150 per seat per year.', '"per seat", "per year" are no source cited'],
   ['The desktop client 2.7.0 shipped in May.', 'The web client 2.9.1 shipped today.', 'a release of another thing'],
   ['Sync notes 6/11: contract signed, two new hires, go-live set for May 12.', 'The office party is set for June 2.', 'another item of the list'],
+  ['Mum takes 5 mg of the thyroid medication every morning.', 'Mum takes 1000 mg of fish oil every morning.', 'a dose of another medicine'],
   ['Dana is one of the admins of the billing project.', 'Dana is an admin of the payroll project.', '"one of" counts nothing'],
   ['The monthly cloud bill is about $8k, per finance.', 'The monthly cloud bill was about $6k last year, per finance.', 'another period, the same source'],
 ];

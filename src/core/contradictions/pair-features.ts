@@ -192,7 +192,7 @@ const CONTRACTIONS: Array<[RegExp, string]> = [
 
 // Markers, matched on the lower-cased sentence.
 const MARKERS: Array<[Mark, RegExp]> = [
-  ['change', /\b(?:(?:ownership|responsibility|custody|control)\b[^.;]{0,30}\b(?:went|goes|passed|moved|transferred|shifted) to|relocat(?:ed|es|ing|e)|switch(?:ed|es|ing)?|swapp?(?:ed|ing)?|migrat(?:ed|ing|e)|moved|moving|replac(?:ed|es|ing|ement)|instead|took over|tak(?:es|ing) over|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|in favou?r of|superseded|succeeded by|renamed|changed|chang(?:es|ing) (?:to|from)|now (?:uses?|runs?|owns?|leads?|handles?|lives?|works?|is|are|at|in|on|with|under|reports?|costs?|points?|belongs?|goes|managed|handled|owned|run|led)|is now|are now|has become|became|taken over|new (?:owner|lead|manager|maintainer|home|address|office|vendor|provider|supplier|host|tool|job|role|team|boss|number|price|plan|version|default|limit|location|contact|on-call|point of contact|email|e-mail|phone|url|website|domain|password|username|handle)|convert(?:ed|s)? (?:to|into)|switch(?:ed)? back|(?:found|got|landed|started|took|accepted) (?:a|an|my|his|her|their|our) (?:new )?(?:job|position|role|place|apartment|house)|bump(?:ed|s)?|upgrad(?:ed|e|es|ing)|downgrad(?:ed|e|es|ing)|pushed (?:back |out )?to|postponed|rescheduled|brought forward|mov(?:es|ed) (?:up |back )?to|scaled\b[^.;]{0,30}\bto|joined (?!(?:the|a|an|our|my|his|her|their|us|them|me|in|as)\b)|hand(?:s|ed|ing)? [^.;]{1,40} (?:(?:over|off) )?to|revis(?:ed|es|ing|e)|(?:re|up|down)siz(?:ed|es|ing)\b[^.;]{0,40}\bto|promoted|(?:is|are|was) gone|went from|rewr(?:ote|itten) (?:it )?in|rebuil(?:t|ds?|ding)\b[^.;]{0,40}\b(?:in|with|on)|trad(?:ed|es|ing) (?:in )?[^.;]{1,40} for|expand(?:ed|s|ing)? to|(?:has|have) been (?:moved|changed|replaced|reassigned|switched|raised|lowered|increased|reduced|updated)|updat(?:ed|e|es) (?:to|the)|set to|raised|lowered|increased|decreased|reduced|extended|shortened|(?:cut|slashed|trimmed|hiked|updated)\b[^.;]{0,40}\bto\b|from [^,.;]{1,40} to|slipp(?:ed|ing)? to|shift(?:ed|s|ing)?\b[^.;]{0,30}\bto|(?:went|gone|goes|going) (?:up|down)\b|delayed (?:to|until)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|(?:hired|found|got|have|has) (?:a|an) new (?:accountant|lawyer|doctor|dentist|landlord|coach|therapist|assistant|agency|bank|designer|contractor|supplier|vendor|provider|manager|boss|ceo|cto|cfo|director|supervisor|advisor|tutor|trainer|vet|mechanic|hairdresser|barber)|(?:is|are|was|were|went|go(?:es)?|dropped|fell|rose|grew|jumped|climbed|shrank|came) (?:back )?(?:down|up) to|(?:dropped|fell|rose|grew|jumped|climbed|shrank) to)\b|→|->|=>|^(?:the |our |my |a )?new [\w-]+(?: [\w-]+)?(?::| is | are )/],
+  ['change', /\b(?:(?:ownership|responsibility|custody|control)\b[^.;]{0,30}\b(?:went|goes|passed|moved|transferred|shifted) to|relocat(?:ed|es|ing|e)|switch(?:ed|es|ing)?|swapp?(?:ed|ing)?|migrat(?:ed|ing|e)|moved|moving|replac(?:ed|es|ing|ement)|instead|took over|tak(?:es|ing) over|(?:took|takes|taking|take) [^.;]{1,40} over\b(?! to\b)|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|in favou?r of|superseded|succeeded by|renamed|changed|chang(?:es|ing) (?:to|from)|now (?:uses?|runs?|owns?|leads?|handles?|lives?|works?|is|are|at|in|on|with|under|reports?|costs?|points?|belongs?|goes|managed|handled|owned|run|led)|is now|are now|has become|became|taken over|new (?:owner|lead|manager|maintainer|home|address|office|vendor|provider|supplier|host|tool|job|role|team|boss|number|price|plan|version|default|limit|location|contact|on-call|point of contact|email|e-mail|phone|url|website|domain|password|username|handle)|convert(?:ed|s)? (?:to|into)|switch(?:ed)? back|(?:found|got|landed|started|took|accepted) (?:a|an|my|his|her|their|our) (?:new )?(?:job|position|role|place|apartment|house)|bump(?:ed|s)?|upgrad(?:ed|e|es|ing)|downgrad(?:ed|e|es|ing)|pushed (?:back |out )?to|postponed|rescheduled|brought forward|mov(?:es|ed) (?:up |back )?to|scaled\b[^.;]{0,30}\bto|joined (?!(?:the|a|an|our|my|his|her|their|us|them|me|in|as)\b)|hand(?:s|ed|ing)? [^.;]{1,40} (?:(?:over|off) )?to|revis(?:ed|es|ing|e)|(?:re|up|down)siz(?:ed|es|ing)\b[^.;]{0,40}\bto|promoted|(?:is|are|was) gone|went from|rewr(?:ote|itten) (?:it )?in|rebuil(?:t|ds?|ding)\b[^.;]{0,40}\b(?:in|with|on)|trad(?:ed|es|ing) (?:in )?[^.;]{1,40} for|expand(?:ed|s|ing)? to|(?:has|have) been (?:moved|changed|replaced|reassigned|switched|raised|lowered|increased|reduced|updated)|updat(?:ed|e|es) (?:to|the)|set to|raised|lowered|increased|decreased|reduced|extended|shortened|(?:cut|slashed|trimmed|hiked|updated)\b[^.;]{0,40}\bto\b|from [^,.;]{1,40} to|slipp(?:ed|ing)? to|shift(?:ed|s|ing)?\b[^.;]{0,30}\bto|(?:went|gone|goes|going) (?:up|down)\b|delayed (?:to|until)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|(?:hired|found|got|have|has) (?:a|an) new (?:accountant|lawyer|doctor|dentist|landlord|coach|therapist|assistant|agency|bank|designer|contractor|supplier|vendor|provider|manager|boss|ceo|cto|cfo|director|supervisor|advisor|tutor|trainer|vet|mechanic|hairdresser|barber)|(?:is|are|was|were|went|go(?:es)?|dropped|fell|rose|grew|jumped|climbed|shrank|came) (?:back )?(?:down|up) to|(?:dropped|fell|rose|grew|jumped|climbed|shrank) to)\b|→|->|=>|^(?:the |our |my |a )?new [\w-]+(?: [\w-]+)?(?::| is | are )/],
   ['negchange', /\b(?:lost (?:my|his|her|their|our|the) job|step(?:ped|s|ping)? down|laid off|fired|broke up|sold (?:my|his|her|their|our|the)|gave (?:away|up)|moved out|shut (?:down|off)|(?:is|are|was|were) gone|cancel(?:l?ed|s|l?ing)?|closed down|turned off|switched off|sunset(?:ted)?|decommissioned|phased out|wound down|orphan(?:ed|ing)?|no longer|not (?:anymore|any more)|anymore|any more|no more|stopped|quit|left|dropped|removed|discontinued|retired|deprecated|gave up|isn't .* anymore|ended)\b/],
   ['soft', /\b(?:now|nowadays|these days|currently|as of|since (?:the )?last \w+|(?:since|after) the (?:reorg|reorgani[sz]ation|restructur(?:e|ing)|re-?shuffle|team shuffle|shake-?up|migration|switch|move|change|merger|acquisition|rebrand)|since (?:monday|tuesday|wednesday|thursday|friday|january|february|march|april|may|june|july|august|september|october|november|december|last|yesterday|today)|from (?:now|today|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next|this|the \w+ on)|starting|effective|going forward|henceforth|latest|current|this (?:week|month|year|quarter|fall|autumn|spring|summer|winter|semester|term|season|sprint))\b/],
   ['history', /\b(?:used to|previously|formerly|originally|back (?:in (?:the day|the days|\d|school|college|high school)|when|then)|in the past|at the time|years ago|before (?:the|we|i|he|she|they)|when (?:i|we|he|she|they) (?:was|were)|as a kid|as a child|growing up|had been|once upon|old days)\b/],
@@ -244,6 +244,8 @@ const DURATION = table({
 // "3 weeks ago", "two days later": a point in time, not a length.
 const AGO = new Set(['ago', 'later', 'earlier', 'before', 'after', 'back']);
 const SIZE = table({ kb: 2 ** 10, mb: 2 ** 20, gb: 2 ** 30, tb: 2 ** 40 });
+// Weights in grams ("20 mg", "2kg"): a dose, a parcel.
+const MASS = table({ mg: 0.001, g: 1, kg: 1000, lb: 453.6, lbs: 453.6, oz: 28.35 });
 
 /** Canonical reading of a value token, with the unit word after it when there is one. */
 function valueKey(raw: string, next: string | undefined): string {
@@ -264,6 +266,7 @@ function valueKey(raw: string, next: string | undefined): string {
   if (Number.isFinite(num)) {
     if (DURATION[u] !== undefined) return `${num * DURATION[u]}s`;
     if (SIZE[u] !== undefined) return `${num * SIZE[u]}B`;
+    if (MASS[u] !== undefined) return `${Math.round(num * MASS[u] * 1e6) / 1e6}g`;
     if (unit && SCALE[u] !== undefined) return String(num * SCALE[u]);
     if (unit) return `${num}${u}`;
   }
@@ -278,7 +281,8 @@ const CAPITALISED = /^\p{Lu}\p{Ll}+(?:-\p{Ll}+)*$/u;
 /** A plain word's key: its stem, hyphens left out ("fire-fighting" is "firefighting"). */
 const wordKey = (low: string) => (low.includes('-') ? stem(low.replace(/-/g, '')) : stem(low));
 
-const TOKEN_RE = /[$€£¥]\d[\d,]*(?:\.\d+)?(?:k|m|mm|bn|b)?\b|\d[\d,]*(?:[.:]\d+)*(?:[a-z]{1,7})?(?:[+~][0-9a-z.]*[0-9a-z])*\b|[\p{L}][\p{L}\p{N}'_.+#/-]*[\p{L}\p{N}+#]|[\p{L}]|[:=]|→|->/giu;
+// (a channel or a handle is one name: "#ops-alerts", "@dana")
+const TOKEN_RE = /(?<![\p{L}\p{N}])[#@]\p{L}[\p{L}\p{N}_.-]*[\p{L}\p{N}]|[$€£¥]\d[\d,]*(?:\.\d+)?(?:k|m|mm|bn|b)?\b|\d[\d,]*(?:[.:]\d+)*(?:[a-z]{1,7})?(?:[+~][0-9a-z.]*[0-9a-z])*\b|[\p{L}][\p{L}\p{N}'_.+#/-]*[\p{L}\p{N}+#]|[\p{L}]|[:=]|→|->/giu;
 
 /** Opening words to read as plain words (lower case), or none. */
 type Lower = ReadonlySet<string> | null;
@@ -308,7 +312,7 @@ export function tokenizeSentence(sentence: string, lowerInitial: Lower = null): 
       // "at 10" with nothing after it that counts: an hour ("Sprint planning is Monday at 10").
       if (/^\d{1,2}$/.test(key) && Number(key) <= 24 && raw[i - 1]?.toLowerCase() === 'at' && !(next && /^(?:%|percent|per|degrees?|mph|km|miles?|points?|cents?|x)$/.test(next))) key = `${Number(key)}:00`;
       // "2 TB", "10 am", "30 minutes": the unit word is part of the value.
-      unitTaken = kind === 'value' && next !== undefined && (DURATION[next] !== undefined || SIZE[next] !== undefined || next === 'am' || next === 'pm') && /^\d[\d,.]*$/.test(r);
+      unitTaken = kind === 'value' && next !== undefined && (DURATION[next] !== undefined || SIZE[next] !== undefined || MASS[next] !== undefined || next === 'am' || next === 'pm') && /^\d[\d,.]*$/.test(r);
     } else if (/^\p{Lu}$/u.test(r) && !atStart && r !== 'I') {
       kind = 'name'; // "Hall B", "plan A" (not "Yesterday I went")
     } else if (r === 'May' && (/^\d{1,2}(?:st|nd|rd|th)?$/.test(raw[i + 1] ?? '') || /^\d{1,2}$/.test(raw[i - 1] ?? ''))) {
@@ -330,7 +334,7 @@ export function tokenizeSentence(sentence: string, lowerInitial: Lower = null): 
     // sentence, or a capitalised first word that is not a common sentence opener ("Bob took
     // over", but not "New upstream release"). Lower-case hyphenated words are words ("fire-fighting").
     // (an opening "Go-live" is "go-live" when the other memory writes it so)
-    else if (!(atStart && lowerInitial?.has(low) && CAPITALISED.test(r)) && (/[\d_@.]|[a-z][A-Z]|^\p{Lu}{2,}|\p{Lu}[\w]*-/u.test(r) ||
+    else if (!(atStart && lowerInitial?.has(low) && CAPITALISED.test(r)) && (/[\d_@#.]|[a-z][A-Z]|^\p{Lu}{2,}|\p{Lu}[\w]*-/u.test(r) ||
       (/^\p{Lu}/u.test(r) && !STOP.has(low) && (!atStart || !INITIAL_WORDS.has(low))))) {
       kind = 'name';
       key = low.replace(/[-_ ]/g, '');
@@ -535,8 +539,11 @@ function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: stri
       n++;
     }
     // A plain count names what it counts right after it ("5 seats", "40 people", "2 TB of disk").
-    if (/^\d+(?:\.\d+)?(?:B)?$/.test(t.key)) {
-      const next = toks[i + 1]?.low === 'of' ? toks[i + 2] : toks[i + 1];
+    if (/^\d+(?:\.\d+)?(?:B|g)?$/.test(t.key)) {
+      // (past "of" and its determiner: "20 mg of the blood pressure medication" counts the medication)
+      let j = i + 1;
+      if (toks[j]?.low === 'of') for (j++; toks[j] && DETERMINERS.has(toks[j].low); j++);
+      const next = toks[j];
       if (next && next.content && next.kind === 'word') {
         // "500 req/min": what is counted is the part before the rate.
         const what = next.key.split('/')[0] || next.key;
@@ -590,7 +597,7 @@ const REPLACEMENT_FORMS: Array<{ re: RegExp; order: 'old-new' | 'new-old' | 'new
   { re: /^(.+?)\s*(?:->|→|=>)\s*(.+)$/, order: 'old-new' },
   { re: /^(.+?)\s+(?:instead of|rather than)\s+(.+)$/i, order: 'new-old' },
   { re: /\bin favou?r of\s+(.+)$/i, order: 'new' },
-  { re: /\b(?:took|takes|taking|take) over\b.*?\bfrom\s+(.+)$/i, order: 'old' },
+  { re: /\b(?:took|takes|taking|take)(?: [^.;]{1,40})? over\b(?! to\b).*?\bfrom\s+(.+)$/i, order: 'old' },
 ];
 
 /**
@@ -646,14 +653,14 @@ export function sentencesOf(text: string): string[] {
 }
 
 /**
- * A lead-in's list of short items, one per item: "Meeting notes 3/4: budget approved, hiring two
+ * A lead-in's list of three or more short items, one per item: "Meeting notes 3/4: budget approved, hiring two
  * engineers, launch set for May 12" holds three facts, the last about the launch.
  */
 function leadInItems(sentence: string): string[] {
   const m = LEAD_IN.exec(sentence);
   if (!m) return [sentence];
   const items = sentence.slice(m[0].length).split(/\s*[,;]\s+(?:and\s+)?/).map((x) => x.trim());
-  if (items.length < 2 || items.some((x) => !x || x.split(/\s+/).length > 10)) return [sentence];
+  if (items.length < 3 || items.some((x) => !x || x.split(/\s+/).length > 10)) return [sentence];
   return [`${m[0]} ${items[0]}`, ...items.slice(1)];
 }
 
@@ -829,11 +836,12 @@ function dimensionOf(v: string): string {
   if (/^[$€£¥]/.test(v)) return v[0];
   if (/^\d+(?:\.\d+)?s$/.test(v)) return 'duration';
   if (/^\d+(?:\.\d+)?B$/.test(v)) return 'size';
+  if (/^\d+(?:\.\d+)?g$/.test(v)) return 'mass';
   if (/^\d{1,2}:\d{2}$/.test(v)) return 'clock';
   return 'figure';
 }
 
-const TRANSFER = /\b(?:(?:ownership|responsibility|custody|control)\b[^.;]{0,30}\b(?:went|goes|passed|moved|transferred|shifted) to|took over|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|take over|taking over|is taking|hand(?:s|ed|ing)? [^.;]{1,40} (?:over|off) to|(?:has|have) been (?:reassigned|handed)|now reports? to|tak(?:es|ing) over|taken over|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|is (?:now )?(?:\w+'s|his|hers|theirs) now|now (?:owns?|leads?|handles?|runs?|manages?)|new (?:owner|lead|manager|maintainer|head|point of contact|dri|on-call)|adopt(?:s|ed|ing)? the (?:package|project|repo)|(?:switch|move)(?:d|s)? maint(?:ainer|ainers|enance)|orphan(?:s|ed|ing)?)\b/;
+const TRANSFER = /\b(?:(?:ownership|responsibility|custody|control)\b[^.;]{0,30}\b(?:went|goes|passed|moved|transferred|shifted) to|took over|(?:took|takes|taking|take) [^.;]{1,40} over\b(?! to\b)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|take over|taking over|is taking|hand(?:s|ed|ing)? [^.;]{1,40} (?:over|off) to|(?:has|have) been (?:reassigned|handed)|now reports? to|tak(?:es|ing) over|taken over|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|is (?:now )?(?:\w+'s|his|hers|theirs) now|now (?:owns?|leads?|handles?|runs?|manages?)|new (?:owner|lead|manager|maintainer|head|point of contact|dri|on-call)|adopt(?:s|ed|ing)? the (?:package|project|repo)|(?:switch|move)(?:d|s)? maint(?:ainer|ainers|enance)|orphan(?:s|ed|ing)?)\b/;
 // Relations that hold many values at once: a second one is an addition, not a replacement.
 const MULTI_VERBS = /\b(?:learn(?:s|ing|ed)?|likes?|lov(?:es|ing)|enjoy(?:s|ing)?|visit(?:s|ed|ing)?|speaks?|plays?|playing|reads?|reading|watch(?:es|ing)?|collects?|member of|hobb(?:y|ies)|fan of|studies|studying|traveled|travelled|been to|went to)\b/;
 // Keys of notes that list many values (last word of the key, stemmed).
@@ -1162,7 +1170,8 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // not "mime-types@2.1"), else any shared word ("Standards-Version to 4.5" / "Standards-Version 4.6").
   // Figures that count different things ("$20" / "5 seats", "64 GB of RAM" / "2 TB of disk") are of different attributes.
   // (one side may name what it counts before its figure instead: "200 GB of storage" / "storage to 500 GB")
-  const countedIn = (x: SentenceInfo, y: SentenceInfo) => !y.counted.size && [...x.counted].some((k) => [...y.leading].some((m) => same(k, m)));
+  // (or names it anywhere: "20 mg of the blood pressure medication" / "raised the blood pressure dose to 40 mg")
+  const countedIn = (x: SentenceInfo, y: SentenceInfo) => !y.counted.size && [...x.counted].some((k) => [...y.leading, ...y.keys].some((m) => same(k, m)));
   const countedMatch = (!a.counted.size && !b.counted.size) || [...a.counted].some((k) => [...b.counted].some((m) => same(k, m))) ||
     countedIn(a, b) || countedIn(b, a);
   // (both count the same thing: "allows 3 projects" / "limit increased to 5 projects")
