@@ -463,7 +463,8 @@ const ATTRIBUTION_END = /[\s,;(—–-]+(?:per (?=\p{Lu}|the )|[Aa]ccording to |
 const ATTRIBUTION_START = /^(?:[Pp]er (?=\p{Lu}|the )|[Aa]ccording to )[^,;:]{1,40},\s*(?=\S)/u;
 
 // Why it changed is not what changed: "Launch slipped to June 2 because of the payments audit".
-const REASON_END = /[\s,;(—–-]+(?:because|due to|owing to|so that|to avoid|in order to)\b[^;]{1,100}$/i;
+// ("due to", "in order to" are kept: in a changelog's line they say what the change is for)
+const REASON_END = /[\s,;(—–-]+(?:because|so that|to avoid)\b[^;]{1,100}$/i;
 
 /** A sentence without the source it cites and the reason it gives, if that leaves anything. */
 function withoutAttribution(text: string): string {
@@ -540,10 +541,7 @@ function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: stri
     }
     // A plain count names what it counts right after it ("5 seats", "40 people", "2 TB of disk").
     if (/^\d+(?:\.\d+)?(?:B|g)?$/.test(t.key)) {
-      // (past "of" and its determiner: "20 mg of the blood pressure medication" counts the medication)
-      let j = i + 1;
-      if (toks[j]?.low === 'of') for (j++; toks[j] && DETERMINERS.has(toks[j].low); j++);
-      const next = toks[j];
+      const next = toks[i + 1]?.low === 'of' ? toks[i + 2] : toks[i + 1];
       if (next && next.content && next.kind === 'word') {
         // "500 req/min": what is counted is the part before the rate.
         const what = next.key.split('/')[0] || next.key;
@@ -1170,8 +1168,7 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // not "mime-types@2.1"), else any shared word ("Standards-Version to 4.5" / "Standards-Version 4.6").
   // Figures that count different things ("$20" / "5 seats", "64 GB of RAM" / "2 TB of disk") are of different attributes.
   // (one side may name what it counts before its figure instead: "200 GB of storage" / "storage to 500 GB")
-  // (or names it anywhere: "20 mg of the blood pressure medication" / "raised the blood pressure dose to 40 mg")
-  const countedIn = (x: SentenceInfo, y: SentenceInfo) => !y.counted.size && [...x.counted].some((k) => [...y.leading, ...y.keys].some((m) => same(k, m)));
+  const countedIn = (x: SentenceInfo, y: SentenceInfo) => !y.counted.size && [...x.counted].some((k) => [...y.leading].some((m) => same(k, m)));
   const countedMatch = (!a.counted.size && !b.counted.size) || [...a.counted].some((k) => [...b.counted].some((m) => same(k, m))) ||
     countedIn(a, b) || countedIn(b, a);
   // (both count the same thing: "allows 3 projects" / "limit increased to 5 projects")
