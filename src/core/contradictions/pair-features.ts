@@ -155,7 +155,7 @@ const NUMBER_WORDS: Record<string, string> = Object.assign(Object.create(null) a
 });
 // "one" counts only before what it counts: not "one of", "one more", "one day", nor after "the", "this", "no".
 const ONE_IDIOM = /^(?:of|more|another|day|time|way|thing|point|side|hand|by|or|and|to|in|on|at|is|was|that|which|who|else|too|has|had|will|would|can|could|should|must|might|may)$/;
-const ONE_BEFORE = new Set(['the', 'this', 'that', 'which', 'each', 'every', 'no', 'any', 'some', 'a', 'an', 'other', 'only', 'new', 'old', 'last', 'next', 'first', 'same', 'big', 'little', 'good', 'right', 'wrong', 'no-one', 'any-one']);
+const ONE_BEFORE = new Set(['the', 'this', 'that', 'which', 'each', 'every', 'no', 'any', 'some', 'a', 'an', 'other', 'only', 'new', 'old', 'last', 'next', 'first', 'same', 'big', 'little', 'good', 'right', 'wrong']);
 // Verbs and auxiliaries that end a subject; other verbs are guessed from -s/-ed endings.
 const VERBS = new Set(
   ('is am are was were be been has have had do does did will would can could should shall may might must ' +
@@ -651,8 +651,8 @@ export function sentencesOf(text: string): string[] {
 }
 
 /**
- * A lead-in's list of three or more short items, one per item: "Meeting notes 3/4: budget approved, hiring two
- * engineers, launch set for May 12" holds three facts, the last about the launch.
+ * A lead-in's list of three or more short items, one sentence per item: "Meeting notes 3/4: budget
+ * approved, hiring two engineers, launch set for May 12" holds three facts, the last about the launch.
  */
 function leadInItems(sentence: string): string[] {
   const m = LEAD_IN.exec(sentence);
