@@ -467,7 +467,7 @@ const ATTRIBUTION_START = /^(?:[Pp]er (?=\p{Lu}|the )|[Aa]ccording to )[^,;:]{1,
 const REASON_END = /[\s,;(—–-]+(?:because|so that|to avoid)\b[^;]{1,100}$/i;
 
 /** A sentence without the source it cites and the reason it gives, if that leaves anything. */
-function withoutAttribution(text: string): string {
+function withoutSourceOrReason(text: string): string {
   const cut = text.replace(ATTRIBUTION_START, '').replace(ATTRIBUTION_END, '').replace(REASON_END, '');
   return cut.trim() ? cut : text;
 }
@@ -477,7 +477,7 @@ const KV_RE = /^\s*([^:=\n]{1,60}?)\s*(?::|=|→|->)\s+(\S.*)$/;
 function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: string | null = null): SentenceInfo {
   // "Update: …", "Quick note after the reorg: …" introduce the sentence; they are not its subject.
   const led = LEAD_IN.test(full) ? full.replace(LEAD_IN, '').trim() || full : full;
-  const text = withoutAttribution(withoutOpener(led)).replace(NOT_INSTEAD, ', instead of ');
+  const text = withoutSourceOrReason(withoutOpener(led)).replace(NOT_INSTEAD, ', instead of ');
   const low = text.toLowerCase();
   const kvm = KV_RE.exec(text);
   const kv = Boolean(kvm && kvm[1].split(/\s+/).length <= 6 && !/(?:^|\s)(?:is|are|was|were|said|says)(?:\s|$)/i.test(kvm[1]));
