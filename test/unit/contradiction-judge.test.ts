@@ -68,6 +68,7 @@ const UPDATES: Array<[string, string, V, string]> = [
   ["Mum takes 5 mg of the thyroid medication every morning.", "The GP raised mum's thyroid dose to 10 mg.", 'rdf_conflict', 'a dose, named two ways'],
   ['Note to self: the property manager is Ms. Grant, rent goes to her Wells Fargo account on the 3rd.', 'The flat was sold, so rent now goes to Lakeside Lettings instead of Ms. Grant.', 'rdf_conflict', 'two clauses after a lead-in stay one sentence'],
   ['Maya is in 2nd grade at Oak Hill.', 'Maya started 3rd grade at Oak Hill this fall.', 'rdf_conflict', '"this fall" is the present'],
+  ['I drink my coffee with milk.', 'I switched to oat milk in my coffee.', 'rdf_conflict', 'a short first-person note, said to have changed'],
 ];
 
 const LOOK_ALIKES: Array<[string, string, string]> = [
@@ -142,7 +143,7 @@ describe('learned contradiction judge', () => {
   });
 
   // The hand-written conversational lists (test/fixtures/contradictions-conversational.json): a
-  // floor under what they score now (recall 0.67, precision 1.0), so a change that loses either shows.
+  // floor under what they score now (recall 0.70, precision 1.0), so a change that loses either shows.
   it('holds its recall and precision on the conversational lists', () => {
     let tp = 0;
     let fp = 0;
@@ -153,7 +154,7 @@ describe('learned contradiction judge', () => {
       else if (found) fp++;
       else if (r.expected !== 'none') fn++;
     }
-    expect(tp / (tp + fn), `recall ${tp} of ${tp + fn}`).toBeGreaterThanOrEqual(0.63);
+    expect(tp / (tp + fn), `recall ${tp} of ${tp + fn}`).toBeGreaterThanOrEqual(0.69);
     expect(tp / (tp + fp), `precision ${tp} of ${tp + fp}`).toBeGreaterThanOrEqual(0.95);
   });
 

@@ -66,7 +66,9 @@ export function judgeLearned(newer: MemoryInfo, older: MemoryInfo, ctx: PairCont
   let best: SentencePairView | null = null;
   let score = 0;
   for (const view of pairViews(newer, older, ctx)) {
-    const s = view.eligible ? scoreVector(model, vectorOf(view.features)) : 0;
+    const modelled = view.eligible ? scoreVector(model, vectorOf(view.features)) : 0;
+    // (an update as agents note it is one whatever the model says: pair-features.ts, markedUpdate)
+    const s = view.decisive ? Math.max(modelled, model.threshold) : modelled;
     if (s > score || !best) {
       score = s;
       best = view;

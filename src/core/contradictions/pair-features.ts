@@ -126,6 +126,8 @@ function subjectOf(toks: Tok[]): Subject {
 export const MAX_SENTENCES = 40;
 /** Sentence pairs of a memory pair that get the full comparison. */
 export const ALIGNED_PAIRS = 3;
+/** Below this cosine two memories are about different things, whatever their words share (markedUpdate). */
+const MARKED_UPDATE_MIN_COSINE = 0.35;
 
 const STOP = new Set(
   ('a an the and or but so to of in on at for with by from as into onto over under about than then that this these those there here ' +
@@ -1109,6 +1111,8 @@ export interface SentencePairView {
   changeMarked: boolean;
   /** Only the date of a one-time past event differs ("was published in 2018" / "in 2020"). */
   fixedEvent: boolean;
+  /** A note's value, said to have changed in so many words: a conflict whatever the model scores (see markedUpdate). */
+  decisive: boolean;
 }
 
 /** A pronoun subject in a memory that names the other sentence's subject ("Met Tom today; he moved"). */
@@ -1388,5 +1392,28 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
     negFlip: a.polarity !== b.polarity,
     changeMarked,
     fixedEvent: dateChange && past && fixedEvent,
+    decisive: eligible && markedUpdate(a, b, older, newer, features, cos),
   };
+}
+
+const QUESTION = /\?\s*$/;
+
+/**
+ * The update as agents note it, which the model (trained on changelogs and chat summaries, where
+ * such lines are mostly news, not corrections) underrates: an untitled note states something about
+ * its subject in the present, and the newer says in so many words that it changed ("switched",
+ * "moved to", "no longer"; "now" or "these days" only beside a replaced value or name) about the
+ * same subject, with something replaced, no plan, history or addition, and no question. A replaced
+ * verb alone ("I drive to the office" / "I sold the car, so I bike to the office now") counts
+ * between two short first-person notes only: in chat, "I" is whoever speaks.
+ */
+function markedUpdate(a: SentenceInfo, b: SentenceInfo, older: MemoryInfo, newer: MemoryInfo, f: FeatureVector, cos: number): boolean {
+  if (older.titled || newer.titled || a.past || a.marks.has('change') || a.marks.has('negchange') || QUESTION.test(a.text) || QUESTION.test(b.text)) return false;
+  const value = f.val_diff || f.name_change || f.swap || f.kv_replace;
+  const marked = f.change_new || f.negchange_new || (f.soft_new && value);
+  const sameSubject = f.subj_same || f.name_change_same_subj || f.val_diff_same_subj;
+  const shortNotes = older.sentences.length === 1 && newer.sentences.length <= 2;
+  return Boolean(f.marked_replacement && sameSubject && marked && cos >= MARKED_UPDATE_MIN_COSINE &&
+    !f.topic_disjoint && !f.multi_verb && !f.hypo && !f.future && !f.history &&
+    (value || f.date_moved || f.ownership_change || (f.first_both && shortNotes)));
 }
