@@ -69,6 +69,9 @@ const UPDATES: Array<[string, string, V, string]> = [
   ['Note to self: the property manager is Ms. Grant, rent goes to her Wells Fargo account on the 3rd.', 'The flat was sold, so rent now goes to Lakeside Lettings instead of Ms. Grant.', 'rdf_conflict', 'two clauses after a lead-in stay one sentence'],
   ['Maya is in 2nd grade at Oak Hill.', 'Maya started 3rd grade at Oak Hill this fall.', 'rdf_conflict', '"this fall" is the present'],
   ['I drink my coffee with milk.', 'I switched to oat milk in my coffee.', 'rdf_conflict', 'a short first-person note, said to have changed'],
+  ['The monthly all-hands is on the last Friday of the month.', 'The all-hands is moving to the first Monday of each month.', 'rdf_conflict', '"the last Friday of the month" is no past day'],
+  ['Our monthly cloud bill is about $8k.', 'Cloud spend dropped to $5k a month after the cleanup.', 'rdf_conflict', 'a figure of one subject named in other words'],
+  ["The kids' school starts at 8:15.", 'School start time changed to 8:45 this year.', 'rdf_conflict', 'a time of one subject named in other words'],
 ];
 
 const LOOK_ALIKES: Array<[string, string, string]> = [
@@ -107,6 +110,8 @@ const LOOK_ALIKES: Array<[string, string, string]> = [
   ['Mum takes 5 mg of the thyroid medication every morning.', 'Mum takes 1000 mg of fish oil every morning.', 'a dose of another medicine'],
   ['Dana is one of the admins of the billing project.', 'Dana is an admin of the payroll project.', '"one of" counts nothing'],
   ['The monthly cloud bill is about $8k, per finance.', 'The monthly cloud bill was about $6k last year, per finance.', 'another period, the same source'],
+  ['We use Jenkins for CI.', 'Did we switch CI to GitHub Actions?', 'a question'],
+  ['The Pro plan costs $20 a month.', 'The plan for teams went up to $45 a month.', 'a plan qualified ("for teams"), its figure changed'],
 ];
 
 const CONVERSATIONAL = (JSON.parse(readFileSync(new URL('../fixtures/contradictions-conversational.json', import.meta.url), 'utf8')) as {

@@ -128,6 +128,8 @@ export const MAX_SENTENCES = 40;
 export const ALIGNED_PAIRS = 3;
 /** Below this cosine two memories are about different things, whatever their words share (markedUpdate). */
 const MARKED_UPDATE_MIN_COSINE = 0.35;
+/** A sentence that asks. */
+const QUESTION = /\?\s*$/;
 
 const STOP = new Set(
   ('a an the and or but so to of in on at for with by from as into onto over under about than then that this these those there here ' +
@@ -220,7 +222,8 @@ function stopsSomething(low: string): boolean {
 
 const COPULA = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'becomes', 'became']);
 const PASSIVE = /\b(?:was|were) (?:\w+ )?\w{3,}(?:ed|en|t)\b/;
-const PAST = /\b(?:was|were|had|did|went|ran|got|met|saw|made|took|came|left|bought|sold|won|lost|paid|grew|gave|told|said|wrote|began|spent|ate|drove|flew|ago|yesterday|last (?:week|month|year|time|night|weekend|friday|monday|sunday|saturday))\b|\b\w{3,}ed\b/;
+// ("the last Friday of the month" is a day of every month, not a past one)
+const PAST = /\b(?:was|were|had|did|went|ran|got|met|saw|made|took|came|left|bought|sold|won|lost|paid|grew|gave|told|said|wrote|began|spent|ate|drove|flew|ago|yesterday|(?<!the )last (?:week|month|year|time|night|weekend|friday|monday|sunday|saturday))\b|\b\w{3,}ed\b/;
 
 function stem(w: string): string {
   // British and American spellings compare equal ("colour" / "color", "favourite" / "favorite").
@@ -992,6 +995,19 @@ function compareSubjects(x0: Subject, y0: Subject): 'same' | 'different' {
   return 'same';
 }
 
+/**
+ * Two subjects that may be one named in other words: they share a word, and neither has a name,
+ * an instance qualifier ("staging", "pro"), a "for …" or "of …" qualification or a relational head
+ * ("sister", "office") that tells another instance apart.
+ */
+function rewordedSubject(a: SentenceInfo, b: SentenceInfo): boolean {
+  const [x, y] = [a.subject, b.subject];
+  // (a capitalised opening word is no name here: "Cloud spend dropped to $5k")
+  const named = (s: SentenceInfo) => s.toks.some((t) => t.kind === 'name' && !t.initial && s.subject.names.includes(t.key));
+  if (!anySame(x.keys, y.keys) || named(a) || named(b) || x.mods.length || y.mods.length || qualifierDiff(a, b)) return false;
+  return ![x.head, y.head].some((h) => h !== null && RELATIONAL.has(h));
+}
+
 /** A subject that the other memory names anyway is the same thing seen from the object side ("Alice owns billing" / "Billing is Bob's now"). */
 const namedIn = (s: Subject, keys: Set<string>) => (s.names.length ? s.names : s.keys).some((k) => keys.has(k));
 
@@ -1177,13 +1193,18 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
     countedIn(a, b) || countedIn(b, a);
   // (both count the same thing: "allows 3 projects" / "limit increased to 5 projects")
   const countedSame = a.counted.size > 0 && b.counted.size > 0 && countedMatch;
-  const rel = subjectRelation(a, b, older, newer);
-  // One figure on each side, in one unit (a price, a size, a duration, a clock time), about the same
-  // subject: the same attribute, however each names it ("We pay $49/month for the Figma seat" /
-  // "Figma went up, it's $59 a month now"; "7:40 train" / "catch the 8:15 instead").
+  // One figure on each side, in one unit (a price, a size, a duration, a clock time).
   const unitOf = (x: SentenceInfo) => (x.values.length === 1 && dimensionOf(x.values[0]) !== 'figure' ? dimensionOf(x.values[0]) : null);
   // (not when each counts its own thing: "64 GB of RAM" / "2 TB of disk space")
-  const oneUnit = rel === 'same' && unitOf(a) !== null && unitOf(a) === unitOf(b) && countedMatch;
+  const unitPair = unitOf(a) !== null && unitOf(a) === unitOf(b) && countedMatch;
+  const rel0 = subjectRelation(a, b, older, newer);
+  // Such a figure said to have changed, of a subject named in other words that share one with the
+  // older's ("Our monthly cloud bill is about $8k" / "Cloud spend dropped to $5k a month"; "The
+  // kids' school starts at 8:15" / "School start time changed to 8:45"): the same subject.
+  const rel = rel0 === 'different' && unitPair && b.marks.has('change') && !older.titled && !newer.titled && rewordedSubject(a, b) ? 'same' : rel0;
+  // About the same subject, such figures are of the same attribute, however each names it ("We pay
+  // $49/month for the Figma seat" / "Figma went up, it's $59 a month now"; "7:40 train" / "catch the 8:15 instead").
+  const oneUnit = rel === 'same' && unitPair;
   const sameAttr = oneUnit || countedSame || countedMatch && (!a.attributes.size || !b.attributes.size || (a.attributeNames.size && b.attributeNames.size
     ? anySame([...a.attributeNames], [...b.attributeNames])
     : attributesMatch(a.attributes, b.attributes)));
@@ -1378,7 +1399,8 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   const anotherThing = valDiff && nameChange && hunks.length >= 2 && !changeMarked && ctx.rule === 'none';
   // "The school starts at 8:15" / "The school ends at 3:10": the two ends of one thing, not one value replaced.
   const otherEnd = opposedVerbs(a, b);
-  const eligible = hunks.length > 0 && (rel !== 'different' || ownershipChange) && !otherOccasion && !otherClaim && !addition && !anotherThing && !otherEnd && (valDiff || nameChange || pureFlip || ownershipChange || ctx.rule !== 'none' || retired || swap || swapChain || holderNew || kvReplace ||
+  // A question states nothing ("Did we switch CI to GitHub Actions?").
+  const eligible = hunks.length > 0 && !QUESTION.test(a.text) && !QUESTION.test(b.text) && (rel !== 'different' || ownershipChange) && !otherOccasion && !otherClaim && !addition && !anotherThing && !otherEnd && (valDiff || nameChange || pureFlip || ownershipChange || ctx.rule !== 'none' || retired || swap || swapChain || holderNew || kvReplace ||
     (b.marks.has('negchange') && !a.marks.has('negchange') && objectShared) ||
     (b.marks.has('negchange') && a.polarity !== b.polarity) ||
     (dateChange && (!past || fixedEvent || moved)) ||
@@ -1396,19 +1418,18 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   };
 }
 
-const QUESTION = /\?\s*$/;
 
 /**
  * The update as agents note it, which the model (trained on changelogs and chat summaries, where
  * such lines are mostly news, not corrections) underrates: an untitled note states something about
  * its subject in the present, and the newer says in so many words that it changed ("switched",
  * "moved to", "no longer"; "now" or "these days" only beside a replaced value or name) about the
- * same subject, with something replaced, no plan, history or addition, and no question. A replaced
+ * same subject, with something replaced, and no plan, history or addition. A replaced
  * verb alone ("I drive to the office" / "I sold the car, so I bike to the office now") counts
  * between two short first-person notes only: in chat, "I" is whoever speaks.
  */
 function markedUpdate(a: SentenceInfo, b: SentenceInfo, older: MemoryInfo, newer: MemoryInfo, f: FeatureVector, cos: number): boolean {
-  if (older.titled || newer.titled || a.past || a.marks.has('change') || a.marks.has('negchange') || QUESTION.test(a.text) || QUESTION.test(b.text)) return false;
+  if (older.titled || newer.titled || a.past || a.marks.has('change') || a.marks.has('negchange')) return false;
   const value = f.val_diff || f.name_change || f.swap || f.kv_replace;
   const marked = f.change_new || f.negchange_new || (f.soft_new && value);
   const sameSubject = f.subj_same || f.name_change_same_subj || f.val_diff_same_subj;
