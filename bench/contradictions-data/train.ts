@@ -13,7 +13,9 @@
 // that keeps precision ≥ TARGET_PRECISION on the out-of-fold predictions.
 //
 // Run: npx tsx bench/contradictions-data/train.ts   (LOCI_TRAIN_FIXTURES=1 adds the hand-written
-// fixtures of test/fixtures/contradictions*.json to the training data)
+// fixtures of test/fixtures/contradictions*.json to the training data; LOCI_TRAIN_OUT=file writes
+// the model there instead, to compare it with the committed one; LOCI_TRAIN_ERRORS=1 prints the
+// cross-validated misses and false alarms)
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1423,9 +1423,11 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
  * such lines are mostly news, not corrections) underrates: an untitled note states something about
  * its subject in the present, and the newer says in so many words that it changed ("switched",
  * "moved to", "no longer"; "now" or "these days" only beside a replaced value or name) about the
- * same subject, with something replaced, and no plan, history or addition. A replaced verb alone
- * ("I drive to the office" / "I sold the car, so I bike to the office now") counts between two
- * short first-person notes only: in chat, "I" is whoever speaks.
+ * same subject, with something replaced, no plan or history, and no relation that holds many
+ * values ("plays", "likes"). A replaced verb alone ("I drive to the office" / "I sold the car, so
+ * I bike to the office now") counts between two short first-person notes only: in chat, "I" is
+ * whoever speaks. (The feature value_replaced, which the model weighs, is the narrower reading of
+ * the same shape: an older note whose object is a name or a figure.)
  */
 function markedUpdate(a: SentenceInfo, b: SentenceInfo, older: MemoryInfo, newer: MemoryInfo, f: FeatureVector, cos: number): boolean {
   if (older.titled || newer.titled || a.past || a.marks.has('change') || a.marks.has('negchange')) return false;
