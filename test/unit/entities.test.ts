@@ -72,6 +72,10 @@ describe('extractSync: entities', () => {
     expect(x.entities).toEqual([]);
     const y = extractSync('Budget review went fine yesterday. The CEO called on Tuesday. Lunch with Tom tomorrow.');
     expect(y.entities.map((e) => e.normalized)).toEqual(['tom']);
+    // A duration, a clock time or a bare day of the month is no calendar date: as a key it would
+    // link every memory that says "in 3 weeks".
+    const z = extractSync('Sam will visit in 3 weeks, at 5pm, on the 1st. We shipped on 12/03/2024.');
+    expect(z.entities.map((e) => [e.normalized, e.type])).toEqual([['sam', 'person'], ['2024-12-03', 'date']]);
   });
 
   it('dedupes by normalized name, keeping the specific type', () => {

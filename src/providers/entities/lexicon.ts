@@ -26,6 +26,8 @@ export const HONORIFICS = new Set([
 export const DATE_LEAD = new Set(['on', 'in', 'at', 'by', 'since', 'from', 'until', 'till', 'during', 'of', 'the', 'around', 'before', 'after', 'circa']);
 
 export const MONTHS = /\b(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t(ember)?)?|oct(ober)?|nov(ember)?|dec(ember)?)\b/i;
+/** A year (1600–2099, "1990s" too) or a day and month in figures ("5/6", "05.06.2024"). */
+export const YEAR_OR_NUMERIC_DATE = /(?<!\d)(?:(?:1[6-9]|20)\d\d|\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?)(?!\d)/;
 export const WEEKDAY_OR_MONTH = /^(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)$/i;
 
 /**

@@ -12,7 +12,7 @@ import winkNLP, { type ItemToken, type WinkMethods } from 'wink-nlp';
 import winkModel from 'wink-eng-lite-web-model';
 import type { EntityType, ExtractedEntity, ExtractedRelation, Extraction } from './types.js';
 import { normalizeEntityName } from './normalize.js';
-import { DATE_LEAD, HONORIFICS, MONTHS, PRODUCTS, PRODUCT_SUFFIX, ROLE_WORDS, STOPWORDS, WEEKDAY_OR_MONTH } from './lexicon.js';
+import { DATE_LEAD, HONORIFICS, MONTHS, PRODUCTS, PRODUCT_SUFFIX, ROLE_WORDS, STOPWORDS, WEEKDAY_OR_MONTH, YEAR_OR_NUMERIC_DATE } from './lexicon.js';
 
 interface Engines {
   wink: WinkMethods;
@@ -27,7 +27,7 @@ export function loadEngines(): Engines {
   if (!engines) {
     nlp.plugin(datesPlugin);
     // The date tagger is the plugin's hook on every parse, about 40 % of a parse; only a text that
-    // can hold an anchored date (isAnchoredDate) reads dates, so it runs on those alone (extractSync).
+    // can hold a calendar date (isCalendarDate) reads dates, so it runs on those alone (extractSync).
     const world = (nlp as unknown as { world(): { hooks: string[] } }).world();
     world.hooks = world.hooks.filter((h) => h !== 'dates');
     // No sentiment or negation: unused, and each is a pipeline stage like any other.
@@ -196,8 +196,12 @@ function isoOf(text: string, d: { start?: string; end?: string; unit?: string } 
   return undefined;
 }
 
-/** "yesterday", "next week", "Tuesday": not a stable key; a date must name a month or a number. */
-const isAnchoredDate = (s: string) => /\d/.test(s) || MONTHS.test(s);
+/**
+ * A calendar date names a month or a year, or writes a day and month in figures. "yesterday",
+ * "Tuesday", "in 3 weeks", "5pm" are not: as keys they would link every memory that says them.
+ * Also the test for running the date tagger at all, most of a parse's cost (~1 ms of ~3).
+ */
+const isCalendarDate = (s: string) => MONTHS.test(s) || YEAR_OR_NUMERIC_DATE.test(s);
 
 // ---------------------------------------------------------------------------------------------
 // Extraction
@@ -211,8 +215,8 @@ export function extractSync(text: string, opts: ExtractOptions = {}): Extraction
   if (!text.trim()) return { entities: [], relations: [] };
   const { wink, lexicon } = loadEngines();
   const doc = nlp(text);
-  const anchored = isAnchoredDate(text);
-  if (anchored) doc.compute('dates');
+  const calendar = isCalendarDate(text);
+  if (calendar) doc.compute('dates');
   doc.compute('root');
 
   // Tokens (compromise) with character offsets, and sentences. Both libraries read "Acme Corp. Bob
@@ -286,12 +290,12 @@ export function extractSync(text: string, opts: ExtractOptions = {}): Extraction
     }
   }
   const cDates: Span[] = [];
-  // compromise-dates is most of the cost of a call; only anchored dates are kept, so skip it
-  // when the text has neither a digit nor a month name. Parsing a match (its ISO date) costs
+  // compromise-dates is most of the cost of a call; only calendar dates are kept, so skip it
+  // when the text names no calendar date. Parsing a match (its ISO date) costs
   // more than finding it, and only a match with a written year has one (isoOf): the others are
   // found without parsing.
   type DateView = { json(o: object): unknown; eq(i: number): { dates(o: object): DateView } };
-  const dateView = anchored ? (doc as unknown as { dates(o: object): DateView }).dates({ timezone: 'UTC' }) : null;
+  const dateView = calendar ? (doc as unknown as { dates(o: object): DateView }).dates({ timezone: 'UTC' }) : null;
   const found = (dateView?.json({ offset: true, dates: false }) ?? []) as { terms: CTerm[] }[];
   found.forEach((m, i) => {
     const r = termSpan(m.terms);
@@ -417,7 +421,7 @@ export function extractSync(text: string, opts: ExtractOptions = {}): Extraction
   const mentions: Mention[] = [];
   for (const s of [...accepted, ...others].sort((a, b) => a.start - b.start)) {
     const name = text.slice(s.start, s.end);
-    if (s.type === 'date' && !isAnchoredDate(name)) continue;
+    if (s.type === 'date' && !isCalendarDate(name)) continue;
     if (s.type === 'other' && WEEKDAY_OR_MONTH.test(name)) continue;
     const normalized = s.iso ?? normalizeEntityName(name);
     if (normalized.length < 2 && !/\d/.test(normalized)) continue;
