@@ -77,6 +77,8 @@ const UPDATES: Array<[string, string, V, string]> = [
 const LOOK_ALIKES: Array<[string, string, string]> = [
   ['Maria is a member of the chess club.', 'Maria also joined the hiking club.', 'a second membership'],
   ['Grace is learning Rust.', 'Grace is learning Go.', 'another hobby'],
+  ['Grace met Eve in Lisbon.', 'Grace met Eve in Paris.', 'another meeting'],
+  ['Alice had lunch with Bob at Nopa.', 'Alice had lunch with Bob at Zuni.', 'another lunch'],
   ['The Berlin office is on Friedrichstrasse.', 'The Munich office is on Leopoldstrasse.', 'another office'],
   ['The Pro plan costs $20 per month.', 'The Basic plan costs $10 per month.', 'another product tier'],
   ["Paul is 30 years old.", "Paul's brother is 27 years old.", 'a relative of the subject'],

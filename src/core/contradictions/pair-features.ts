@@ -845,8 +845,9 @@ function dimensionOf(v: string): string {
 }
 
 const TRANSFER = /\b(?:(?:ownership|responsibility|custody|control)\b[^.;]{0,30}\b(?:went|goes|passed|moved|transferred|shifted) to|took over|(?:took|takes|taking|take) [^.;]{1,40} over\b(?! to\b)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|take over|taking over|is taking|hand(?:s|ed|ing)? [^.;]{1,40} (?:over|off) to|(?:has|have) been (?:reassigned|handed)|now reports? to|tak(?:es|ing) over|taken over|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|is (?:now )?(?:\w+'s|his|hers|theirs) now|now (?:owns?|leads?|handles?|runs?|manages?)|new (?:owner|lead|manager|maintainer|head|point of contact|dri|on-call)|adopt(?:s|ed|ing)? the (?:package|project|repo)|(?:switch|move)(?:d|s)? maint(?:ainer|ainers|enance)|orphan(?:s|ed|ing)?)\b/;
-// Relations that hold many values at once: a second one is an addition, not a replacement.
-const MULTI_VERBS = /\b(?:learn(?:s|ing|ed)?|likes?|lov(?:es|ing)|enjoy(?:s|ing)?|visit(?:s|ed|ing)?|speaks?|plays?|playing|reads?|reading|watch(?:es|ing)?|collects?|member of|hobb(?:y|ies)|fan of|studies|studying|traveled|travelled|been to|went to)\b/;
+// Relations that hold many values at once: a second one is an addition, not a replacement. A
+// meeting told twice with another place or person is another meeting ("met Eve in Lisbon" / "in Paris").
+const MULTI_VERBS = /\b(?:learn(?:s|ing|ed)?|likes?|lov(?:es|ing)|enjoy(?:s|ing)?|visit(?:s|ed|ing)?|speaks?|plays?|playing|reads?|reading|watch(?:es|ing)?|collects?|member of|hobb(?:y|ies)|fan of|studies|studying|traveled|travelled|been to|went to|met|ran into|had (?:lunch|dinner|breakfast|coffee|drinks|a call|a meeting) with|(?:talked|spoke) (?:to|with))\b/;
 // Keys of notes that list many values (last word of the key, stemmed).
 const MULTI_KEY = /^(?:lik|hobby|interest|skill|languag|tag|member|friend|pet|allergy|allergi|tool|stack|not|idea|goal|todo|task|project|client|customer|repo|dependency|dep|featur|topic|attend|participant|favorit|visit|book|movy|movi|song|also|other|plu)$/;
 // Words of a key that make it hold one value: "preferred language", "main tool".
