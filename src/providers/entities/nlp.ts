@@ -290,10 +290,9 @@ export function extractSync(text: string, opts: ExtractOptions = {}): Extraction
     }
   }
   const cDates: Span[] = [];
-  // compromise-dates is most of the cost of a call; only calendar dates are kept, so skip it
-  // when the text names no calendar date. Parsing a match (its ISO date) costs
-  // more than finding it, and only a match with a written year has one (isoOf): the others are
-  // found without parsing.
+  // compromise-dates is about a third of a call's cost; only calendar dates are kept, so it is
+  // skipped when the text names none. Parsing a match (its ISO date) costs more than finding it,
+  // and only a match with a written year has one (isoOf): the others are found without parsing.
   type DateView = { json(o: object): unknown; eq(i: number): { dates(o: object): DateView } };
   const dateView = calendar ? (doc as unknown as { dates(o: object): DateView }).dates({ timezone: 'UTC' }) : null;
   const found = (dateView?.json({ offset: true, dates: false }) ?? []) as { terms: CTerm[] }[];
