@@ -4,6 +4,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type SerializerOptions } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { pg_textsearch } from '@electric-sql/pglite-pg_textsearch';
+import { PreparedStatements } from './pglite-prepared.js';
 
 interface Request {
   id: number;
@@ -21,6 +22,8 @@ const ready = PGlite.create({
   extensions: { vector, pg_textsearch },
   loadDataDir: loadFrom ? new Blob([loadFrom]) : undefined,
 });
+
+let statements: PreparedStatements | undefined;
 
 // The owner starts statement clocks only once the database is open (initdb or recovery may take seconds).
 void ready.then(() => parentPort!.postMessage({ ready: true }), () => undefined);
@@ -52,6 +55,7 @@ function serializeError(err: any) {
 parentPort!.on('message', async (msg: Request) => {
   try {
     const db = await ready;
+    statements ??= new PreparedStatements(db);
     if (msg.op === 'close') {
       await db.close();
       parentPort!.postMessage({ id: msg.id, ok: true, result: null });
@@ -66,6 +70,7 @@ parentPort!.on('message', async (msg: Request) => {
     }
     if (msg.op === 'exec') {
       await db.exec(msg.sql!);
+      await statements.forgetAll();
       parentPort!.postMessage({ id: msg.id, ok: true, result: { rows: [], rowCount: 0 } });
       return;
     }
@@ -77,7 +82,7 @@ parentPort!.on('message', async (msg: Request) => {
           await tx.query(msg.set!.sql, msg.set!.params);
           return tx.query(msg.sql!, params, options);
         })
-      : await db.query(msg.sql!, params, options);
+      : await statements.query(msg.sql!, params, options?.serializers);
     parentPort!.postMessage({
       id: msg.id,
       ok: true,
