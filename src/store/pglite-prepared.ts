@@ -23,12 +23,6 @@ interface Statement {
 
 type Message = Awaited<ReturnType<PGlite['execProtocolStream']>>[number];
 
-// The parts of PGlite's session the protocol needs, public in its build but not in its typings.
-interface Session {
-  _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T>;
-  _runExclusiveQuery<T>(fn: () => Promise<T>): Promise<T>;
-}
-
 export class PreparedStatements {
   private prepared = new Map<string, Statement>();
   private seen = new Map<string, true>();
@@ -61,7 +55,7 @@ export class PreparedStatements {
     }
   }
 
-  /** After a script (migrations): a table's columns may have changed. */
+  /** After DDL or a script (migrations): a table's columns may have changed. */
   async forgetAll(): Promise<void> {
     if (!this.prepared.size) return;
     this.prepared.clear();
@@ -112,8 +106,8 @@ export class PreparedStatements {
     return out;
   }
 
+  /** Under PGlite's own locks, taken in the order its query() takes them. */
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const session = this.db as unknown as Session;
-    return session._runExclusiveTransaction(() => session._runExclusiveQuery(fn));
+    return this.db._runExclusiveTransaction(() => this.db._runExclusiveQuery(fn));
   }
 }
