@@ -6,6 +6,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   ingest: async () => (await import('./ingest.js')).runIngestBench(),
   search: async () => (await import('./search.js')).runSearchBench(),
   bulk: async () => (await import('./bulk.js')).runBulkBench(),
+  dbwork: async () => (await import('./dbwork.js')).runDbWorkBench(),
   locomo: async () => (await import('./locomo.js')).runLocomoBench(),
   longmem: async () => (await import('./longmem.js')).runLongMemBench(),
   forge: async () => (await import('./forge.js')).runForgeBench(),

@@ -67,6 +67,9 @@ export async function seed(srv: BenchServer) {
     return out;
   };
 
+  // The vector indexes are dropped for the load and built again after it, as the migrations define them.
+  const { rows: vectorIndexes } = await db.query<{ indexdef: string }>(
+    `SELECT indexdef FROM pg_indexes WHERE indexname IN ('memories_embedding', 'memory_passages_embedding')`);
   const sentences = corpusSentences(BASE);
   const vectors = await step('embed_base', () => embedBase(srv, sentences));
   const extractions = await step('extract_base', () =>
@@ -190,8 +193,7 @@ export async function seed(srv: BenchServer) {
   await step('build_hnsw', async () => {
     await db.tx(async (q) => {
       await q.query(`SET LOCAL maintenance_work_mem = '512MB'`);
-      await q.query('CREATE INDEX memories_embedding ON memories USING hnsw (embedding vector_cosine_ops)');
-      await q.query('CREATE INDEX IF NOT EXISTS memory_passages_embedding ON memory_passages USING hnsw (embedding vector_cosine_ops)');
+      for (const { indexdef } of vectorIndexes) await q.query(indexdef);
     });
   });
   await step('vacuum_analyze', async () => {
