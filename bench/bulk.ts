@@ -84,7 +84,7 @@ const cpuMs = () => {
   return (u.user + u.system) / 1000;
 };
 /** Until the detector and the passage indexer have caught up: both are part of what a write costs. */
-async function drained(srv: BenchServer, ms = 600_000) {
+export async function drained(srv: BenchServer, ms = 600_000) {
   await srv.services.bus.drain(ms);
   await srv.services.passages.settled();
 }
@@ -96,7 +96,7 @@ interface Outcome { ms: number; status: number; created: number; errors: number;
 const MAX_TRIES = 20;
 
 /** One batch as a careful client sends it: a 504/503/429 or a transient item error is retried with the same attempt id. */
-async function sendBatch(srv: BenchServer, attempt: string, contents: string[]): Promise<Outcome> {
+export async function sendBatch(srv: BenchServer, attempt: string, contents: string[]): Promise<Outcome> {
   const items = contents.map((content) => ({ content }));
   const t = performance.now();
   const out: Outcome = { ms: 0, status: 0, created: 0, errors: items.length, tries: 0 };
@@ -119,11 +119,11 @@ async function sendBatch(srv: BenchServer, attempt: string, contents: string[]):
   return out;
 }
 
-const batchesOf = (texts: string[], size: number) =>
+export const batchesOf = (texts: string[], size: number) =>
   Array.from({ length: Math.ceil(texts.length / size) }, (_, b) => texts.slice(b * size, (b + 1) * size));
 
 /** Runs `work` over the batches with `clients` at once. */
-async function byClients<T>(batches: string[][], clients: number, work: (batch: string[], b: number) => Promise<T>): Promise<T[]> {
+export async function byClients<T>(batches: string[][], clients: number, work: (batch: string[], b: number) => Promise<T>): Promise<T[]> {
   const out: T[] = [];
   let next = 0;
   await Promise.all(Array.from({ length: clients }, async () => {
