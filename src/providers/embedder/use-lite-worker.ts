@@ -3,10 +3,11 @@
 import { servePool } from './pool.js';
 import { normalize } from './vector.js';
 import { modelWindow } from './token-window.js';
+import { graphRunner, type GraphModelLike, type TfLike } from './use-lite-graph.js';
 
 servePool<string, Float32Array>(async () => {
   // The re-exported tfjs-core typings do not resolve from this package, hence the narrow cast.
-  const tf = (await import('@energetic-ai/core')) as unknown as { enableProdMode?: () => void; ready?: () => Promise<void> };
+  const tf = (await import('@energetic-ai/core')) as unknown as TfLike & { enableProdMode?: () => void; ready?: () => Promise<void> };
   // The package selects the WASM backend without waiting for it to compile; on a busy machine
   // loading the model before it is ready fails with "Backend 'wasm' has not yet been initialized".
   await tf.ready?.();
@@ -18,11 +19,14 @@ servePool<string, Float32Array>(async () => {
   const model = await initModel(modelSource);
   // Warm-up: the graph's first run costs ~100 ms more than the next ones; paid here, not by the
   // first search or write a worker serves.
-  await model.embed(['Alice met Bob in Paris.']);
   const encode = (s: string) => model.tokenizer.encode(s);
+  const run = graphRunner(tf, model.model as unknown as GraphModelLike);
+  if (run) run([encode('Alice met Bob in Paris.')]);
+  else await model.embed(['Alice met Bob in Paris.']);
   return async (texts) => {
     // An empty string has no tokens, and a batch without any tokens makes the graph throw.
-    const raw = await model.embed(texts.map((t) => (t === '' ? ' ' : modelWindow(t, encode))));
+    const windows = texts.map((t) => (t === '' ? ' ' : modelWindow(t, encode)));
+    const raw = run ? run(windows.map(encode)) : await model.embed(windows);
     const out = raw.map((v) => normalize(Float32Array.from(v)));
     return { result: out, transfer: out.map((v) => v.buffer as ArrayBuffer) };
   };
