@@ -1,5 +1,5 @@
 // Consecutive groups under a limit: how work is cut into short transactions on the embedded
-// database (bulk storage, passages).
+// database (bulk storage, passages) and background texts into short embedder jobs.
 
 /**
  * Consecutive groups of `items`, in order, each with at most `most.items` items and a total

@@ -33,13 +33,21 @@ describe('worker pool lanes', () => {
     expect(done).toEqual(['running', 'urgent', 'write', 'passages 1', 'passages 2']);
   });
 
-  it('runs background work in small jobs, so an urgent job waits for little of it', async () => {
-    const passages = inBackground(() => emb.embed(texts(40, 'passages')));
+  it('runs background work in jobs of bounded cost: two long passages, or several short sentences', async () => {
+    const long = Array.from({ length: 24 }, (_, i) => `${i} ${'the passage of a long memory about the quarterly plan '.repeat(12)}`);
+    const passages = inBackground(() => emb.embed(long));
     await new Promise((r) => setTimeout(r, 20));
     await emb.embed(['where is the quarterly plan'], { urgent: true });
-    // Most of the 40 texts still wait, in jobs of two, behind the urgent one.
-    expect(emb.stats().queued).toBeGreaterThanOrEqual(10);
-    expect(await passages).toHaveLength(40);
+    // Most of the 24 passages still wait, in jobs of two, behind the urgent one.
+    expect(emb.stats().queued).toBeGreaterThanOrEqual(8);
+    expect(await passages).toHaveLength(24);
+
+    const sentences = inBackground(() => emb.embed(texts(40, 'sentences')));
+    await new Promise((r) => setTimeout(r, 5));
+    // 40 short sentences: five jobs of eight (one running), not twenty of two.
+    expect(emb.stats().queued).toBeLessThanOrEqual(5);
+    expect(emb.stats().queued).toBeGreaterThanOrEqual(3);
+    expect(await sentences).toHaveLength(40);
   });
 });
 

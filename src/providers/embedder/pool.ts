@@ -17,7 +17,7 @@ type FromWorker =
 
 type ToWorker = { type: 'job'; id: number; items: unknown[] } | { type: 'nice'; nice: number };
 
-export interface WorkerPoolOptions {
+export interface WorkerPoolOptions<In = unknown> {
   /** Used in error messages, e.g. "use-lite embedder". */
   name: string;
   /** Worker module (use workerUrl() to pick .ts or .js). */
@@ -36,8 +36,13 @@ export interface WorkerPoolOptions {
   workerData?: unknown;
   /** Most items sent to a worker at once when merging queued jobs (a larger job goes alone). */
   maxBatch?: number;
-  /** The same for background jobs (default maxBatch): small, so an urgent job waits little for a running one. */
+  /**
+   * Background jobs (default: as ordinary ones) are merged up to this cost, summed over their
+   * items with backgroundCost (default 1 an item): small, so an urgent job waits little for a
+   * running one. A job costing more goes alone.
+   */
   maxBackgroundBatch?: number;
+  backgroundCost?: (item: In) => number;
   /** How long a worker may take to load its model. */
   readyTimeoutMs?: number;
 }
@@ -98,7 +103,7 @@ export class WorkerPool<In, Out> {
   private failed: Error | null = null;
   private restarts = 0;
 
-  constructor(private readonly opts: WorkerPoolOptions) {
+  constructor(private readonly opts: WorkerPoolOptions<In>) {
     if (!Number.isInteger(opts.size) || opts.size < 1) throw new Error(`${opts.name}: pool size must be an integer >= 1`);
   }
 
@@ -275,12 +280,15 @@ export class WorkerPool<In, Out> {
   private assign(slot: Slot, lane: Job[]) {
     if (!slot.ready || slot.job || lane.length === 0) return;
     const max = this.opts.maxBatch ?? Infinity;
-    const cap = lane === this.background ? (this.opts.maxBackgroundBatch ?? max) : max;
+    const background = lane === this.background;
+    const cap = background ? (this.opts.maxBackgroundBatch ?? max) : max;
+    const itemCost = background ? this.opts.backgroundCost : undefined;
+    const cost = (job: Job) => (itemCost ? job.items.reduce((n: number, item) => n + itemCost(item as In), 0) : job.items.length);
     const jobs = [lane.shift()!];
-    let count = jobs[0].items.length;
-    while (lane.length > 0 && count + lane[0].items.length <= cap) {
+    let total = cost(jobs[0]);
+    while (lane.length > 0 && total + cost(lane[0]) <= cap) {
       const next = lane.shift()!;
-      count += next.items.length;
+      total += cost(next);
       jobs.push(next);
     }
     const batch: Batch = { id: this.nextId++, jobs };

@@ -3,14 +3,19 @@
 import type { Embedder } from './types.js';
 import { WorkerPool, workerUrl, type WorkerPoolStats } from './pool.js';
 import { chunk } from './vector.js';
+import { consecutiveGroups } from '../../infra/groups.js';
 import { currentPriority } from '../../infra/priority.js';
 
 /**
- * Texts per worker job of background work (passages): a search's query embedding waits for the job
- * a worker is running, and two 500-character passages take ~110 ms (the cost per text is the same
- * at any batch size).
+ * Background work (the search units of stored memories) goes to the workers in jobs of bounded
+ * cost, because a write's embedding waits for the job a worker is running. A text costs the
+ * characters the model reads of it (its window, ~500) plus a share for the call itself; a job
+ * costs at most what two full windows do (~110 ms). So a job holds two passages of a long memory,
+ * or several of the short sentence units, whose cost per text falls by a third from a job of two
+ * to one of eight.
  */
-const BACKGROUND_BATCH = 2;
+const BACKGROUND_COST = 1_200;
+const CALL_SHARE = 100;
 
 export interface UseLiteOptions {
   /** Worker threads, each with its own copy of the model (~100 MB RSS each). Default 2. */
@@ -53,7 +58,8 @@ export class UseLiteEmbedder implements Embedder {
       reserved: opts.queryWorkers ?? 0,
       nice: opts.nice,
       maxBatch: this.batchSize,
-      maxBackgroundBatch: BACKGROUND_BATCH,
+      maxBackgroundBatch: BACKGROUND_COST,
+      backgroundCost: (t) => this.cost(t),
     });
   }
 
@@ -67,11 +73,16 @@ export class UseLiteEmbedder implements Embedder {
     // Texts of similar length share a batch: a batch costs what its longest text costs, so
     // length-sorted batches of a mixed input take about a third less CPU (results are unchanged).
     const order = clean.map((_, i) => i).sort((a, b) => clean[a].length - clean[b].length);
-    // Small inputs are split evenly so every worker gets a share; large ones in batchSize chunks.
-    // Concurrent small calls are merged by the pool up to batchSize.
-    const most = currentPriority() === 'background' ? BACKGROUND_BATCH : this.batchSize;
-    const size = Math.max(1, Math.min(most, Math.ceil(clean.length / this.workers)));
-    const groups = chunk(order, size);
+    // Small inputs are split evenly so every worker gets a share; large ones in batchSize chunks
+    // (background work: in chunks of at most BACKGROUND_COST). Concurrent small calls are merged
+    // by the pool up to the same bounds.
+    let groups: number[][];
+    if (currentPriority() === 'background') {
+      const total = order.reduce((n, i) => n + this.cost(clean[i]), 0);
+      groups = consecutiveGroups(order, (i) => this.cost(clean[i]), { items: this.batchSize, weight: Math.min(BACKGROUND_COST, Math.ceil(total / this.workers)) });
+    } else {
+      groups = chunk(order, Math.max(1, Math.min(this.batchSize, Math.ceil(clean.length / this.workers))));
+    }
     const parts = await Promise.all(groups.map((g) => this.pool.run(g.map((i) => clean[i]), opts.urgent)));
     const out = new Array<Float32Array>(texts.length);
     groups.forEach((g, j) => g.forEach((i, k) => { out[i] = parts[j][k]; }));
@@ -79,6 +90,11 @@ export class UseLiteEmbedder implements Embedder {
       throw new Error(`use-lite embedder returned ${parts.flat().length} vectors for ${texts.length} texts`);
     }
     return out;
+  }
+
+  /** A text's share of a background job (BACKGROUND_COST). */
+  private cost(text: string): number {
+    return Math.min(text.length, this.windowChars) + CALL_SHARE;
   }
 
   /** Pool state, for /status and tests. */
