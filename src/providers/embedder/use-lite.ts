@@ -10,9 +10,9 @@ import { currentPriority } from '../../infra/priority.js';
  * Background work (the search units of stored memories) goes to the workers in jobs of bounded
  * cost, because a write's embedding waits for the job a worker is running. A text costs the
  * characters the model reads of it (its window, ~500) plus a share for the call itself; a job
- * costs at most what two full windows do (~110 ms). So a job holds two passages of a long memory,
- * or several of the short sentence units, whose cost per text falls by a third from a job of two
- * to one of eight.
+ * costs at most what two full windows do (110–170 ms). So a job holds two passages of a long memory,
+ * or several of the short sentence units, whose cost per text is mostly the call's: a 12-token
+ * text took 12.6 ms in a job of two and 8.8 ms in a job of eight.
  */
 const BACKGROUND_COST = 1_200;
 const CALL_SHARE = 100;
