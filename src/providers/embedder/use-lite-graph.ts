@@ -43,17 +43,15 @@ export function graphFeeds(tokens: readonly (readonly number[])[]) {
     ids.forEach((id, pos) => {
       indices.push(text, pos);
       values.push(id);
-      if (pos < MAX_POSITIONS) clipped.push(entry);
+      // Token ids are ≥ 0 and the grid's padding is -1, so a text's real cells are its kept
+      // positions; listed text by text, as TF's Where lists a grid (row-major).
+      if (pos < MAX_POSITIONS) {
+        clipped.push(entry);
+        cells.push(text, pos);
+        positions.push(pos);
+      }
       entry++;
     });
-  });
-  // Token ids are ≥ 0 and the grid's padding is -1, so a text's real cells are its first
-  // min(length, 128) positions; row-major over texts, as TF's Where lists them.
-  tokens.forEach((ids, text) => {
-    for (let pos = 0; pos < Math.min(ids.length, MAX_POSITIONS); pos++) {
-      cells.push(text, pos);
-      positions.push(pos);
-    }
   });
   return { indices, values, clipped, cells, positions };
 }
