@@ -11,7 +11,7 @@ const hold = () => {
 };
 
 beforeAll(async () => {
-  t = await startTestApp({ LOCI_DETECTOR_MAX_BACKLOG: '3', LOCI_BULK_BUDGET_MS: '1500' });
+  t = await startTestApp({ LOCI_DETECTOR_MAX_BACKLOG: '3', LOCI_BULK_BUDGET_MS: '3000' });
   const handle = t.services.detector.handle.bind(t.services.detector);
   vi.spyOn(t.services.detector, 'handle').mockImplementation(async (event) => {
     await held;
