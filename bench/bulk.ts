@@ -19,7 +19,6 @@
 // Then single writes of 130, 2,700 and 10,000 characters, p50 beside the embedding alone.
 // Server settings come from the environment.
 import { loadavg } from 'node:os';
-import { memoryVectors } from '../src/core/memories/vectors.js';
 import { percentiles, reportResult, startBenchServer, type BenchServer } from './lib.js';
 
 const SHORT_N = Number(process.env.BENCH_BULK_SHORT ?? 3000);
@@ -277,7 +276,7 @@ async function singleWrites(srv: BenchServer, chars: number, n: number) {
   const embed: number[] = [];
   for (const t of texts) {
     const t0 = performance.now();
-    await memoryVectors(srv.services.embedder, [`${t} e`]); // as the write embeds it
+    await srv.services.embedder.embed([`${t} e`]);
     embed.push(performance.now() - t0);
   }
   const write: number[] = [];

@@ -24,7 +24,6 @@ import { fileURLToPath } from 'node:url';
 import { analyzeMemory, FEATURES, pairViews, type MemoryInfo, type PairContext } from '../../src/core/contradictions/pair-features.js';
 import { scoreVector, vectorOf, type Model } from '../../src/core/contradictions/classifier.js';
 import { judgePair } from '../../src/core/contradictions/detect.js';
-import { memoryVectors } from '../../src/core/memories/vectors.js';
 import { DEV_FILES, devSets, type ResolvedPair } from './dev-set.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -61,8 +60,7 @@ export interface TrainPair {
 
 /** Embeddings and entity names of texts, computed once and cached in the temp dir. */
 export async function textContext(texts: string[]): Promise<Map<string, { vec: Float32Array; entities: Set<string> }>> {
-  // "-2": a text longer than the model's window has its memory's vector (memoryVectors), not the window's.
-  const cacheFile = join(tmpdir(), 'loci-contradictions-text-cache-2.json');
+  const cacheFile = join(tmpdir(), 'loci-contradictions-text-cache.json');
   const cache: Record<string, { v: number[]; e: string[] }> = existsSync(cacheFile) ? JSON.parse(readFileSync(cacheFile, 'utf8')) : {};
   const h = (t: string) => createHash('sha1').update(t).digest('hex');
   const missing = [...new Set(texts.filter((t) => !cache[h(t)]))];
@@ -75,7 +73,7 @@ export async function textContext(texts: string[]): Promise<Map<string, { vec: F
     await extractor.init();
     for (let i = 0; i < missing.length; i += 32) {
       const batch = missing.slice(i, i + 32);
-      const [vecs, ents] = await Promise.all([memoryVectors(embedder, batch), extractor.extractMany(batch)]);
+      const [vecs, ents] = await Promise.all([embedder.embed(batch), extractor.extractMany(batch)]);
       batch.forEach((t, j) => {
         cache[h(t)] = { v: Array.from(vecs[j], (x) => Math.round(x * 1e5) / 1e5), e: ents[j].entities.map((e) => `${e.type}:${e.normalized}`) };
       });

@@ -9,7 +9,6 @@ import {
 } from '../store/meta.js';
 import type { Embedder } from '../providers/embedder/types.js';
 import { indexText } from './memories/content.js';
-import { memoryVectors } from './memories/vectors.js';
 import { indexedTitle } from './enrich/types.js';
 import { EMBED_MAX_CHARS } from './documents/rules.js';
 
@@ -22,13 +21,10 @@ interface VectorSource {
   where: string;
   /** The text embedded for a row, exactly as the write path embeds it. */
   text(row: Record<string, any>): string;
-  /** How the write path turns those texts into vectors (default: the embedder's own). */
-  vectors?: (embedder: Embedder, texts: string[]) => Promise<Float32Array[]>;
 }
 
 const SOURCES: VectorSource[] = [
-  { table: 'memories', columns: 't.title, t.content, t.metadata', where: 'true', text: (r) => indexText(indexedTitle(r.title, r.metadata), r.content),
-    vectors: memoryVectors },
+  { table: 'memories', columns: 't.title, t.content, t.metadata', where: 'true', text: (r) => indexText(indexedTitle(r.title, r.metadata), r.content) },
   { table: 'documents', columns: 't.text', where: `t.text <> ''`, text: (r) => String(r.text).slice(0, EMBED_MAX_CHARS) },
 ];
 
@@ -157,8 +153,7 @@ async function embedTable(
          WHERE ${src.where} AND t.id > $2::uuid AND NOT ${fresh('$1')}
          ORDER BY t.id LIMIT $3`, [src.table, last, batchSize]);
       if (rows.length === 0) break;
-      const texts = rows.map((r) => src.text(r));
-      const vectors = await (src.vectors ? src.vectors(embedder, texts) : embedder.embed(texts));
+      const vectors = await embedder.embed(rows.map((r) => src.text(r)));
       await db.query(
         `INSERT INTO ${REEMBED_TABLE} (tbl, id, source_updated_at, embedding)
          SELECT $1, x.id, x.u, x.v::vector FROM unnest($2::uuid[], $3::timestamptz[], $4::text[]) AS x(id, u, v)

@@ -1,7 +1,6 @@
 // Memory record lifecycle over HTTP: write, read, update, status, delete, identity and validation.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { windowHalves } from '../../src/core/memories/vectors.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -173,31 +172,6 @@ describe('GET /api/v1/memories/{id}', () => {
     expect(r.body.embedding_model).toBe(t.services.embedder.modelId);
     expect(r.body.entity_links).toEqual(m.entity_links);
     expect(r.body.entity_links.length).toBeGreaterThan(0);
-  });
-
-  it("gives a memory longer than the model's window the mean of its window's halves, by single write, bulk and edit alike", async () => {
-    const lines = Array.from({ length: 14 }, (_, i) => `Day ${i + 1}: the team moved rack ${i} of the Lisbon data hall to the new cooling loop.`);
-    const content = lines.join('\n');
-    const halves = windowHalves(content, t.services.embedder.windowChars)!;
-    expect(halves).not.toBeNull();
-    const [a, b] = await t.services.embedder.embed(halves);
-    const mean = Array.from(a, (x, i) => x + b[i]);
-    const norm = Math.hypot(...mean);
-    const expected = mean.map((x) => x / norm);
-    const close = (v: number[]) => v.every((x, i) => Math.abs(x - expected[i]) < 1e-5);
-    const single = await write('r7', { content });
-    expect(close((await t.api('GET', `/api/v1/memories/${single.id}?tenant_id=r7`)).body.embedding)).toBe(true);
-    const r = await t.api('POST', '/api/v1/memories/bulk', {
-      headers: { 'x-bulk-attempt-id': 'halves-1' }, body: { tenant_id: 'r8', items: [{ agent_id: 'a1', content }, { agent_id: 'a1', content: 'A short one.' }] },
-    });
-    expect(r.status).toBe(200);
-    expect(close((await t.api('GET', `/api/v1/memories/${r.body.results[0].id}?tenant_id=r8`)).body.embedding)).toBe(true);
-    const edited = await write('r9', { content: 'A short note, soon longer.' });
-    expect((await t.api('PATCH', `/api/v1/memories/${edited.id}?tenant_id=r9`, { body: { content } })).status).toBe(200);
-    expect(close((await t.api('GET', `/api/v1/memories/${edited.id}?tenant_id=r9`)).body.embedding)).toBe(true);
-    // The window's own vector differs: the rule is what the store holds.
-    const [whole] = await t.services.embedder.embed([content]);
-    expect(Array.from(whole).every((x, i) => Math.abs(x - expected[i]) < 1e-5)).toBe(false);
   });
 
   it('422 for a non-uuid id; the literal segments are their own routes', async () => {

@@ -14,7 +14,6 @@ import type { Extraction } from '../../providers/entities/types.js';
 import { type Caller, requireTrust, resolveAgent, resolveTenant, resolveWriteFleet, TRUST, writeAgent } from '../caller.js';
 import { recordExtractions } from '../entities/store.js';
 import { indexText } from './content.js';
-import { memoryVectors } from './vectors.js';
 import { Params } from './params.js';
 import type { MemoryDeps } from './service.js';
 import type { CreateMemoryInput, Usage } from './types.js';
@@ -374,7 +373,7 @@ async function enrichAndStore(
       enrichStart = Date.now();
       // Type, title and tags the items leave out: a model request (if any) runs alongside the embedding.
       const inferring = fresh.map((c) => deps.enricher.begin({ ...c.m.input, content: c.m.content }));
-      const embedded = track(memoryVectors(deps.embedder, fresh.map((c) => c.text)));
+      const embedded = track(deps.embedder.embed(fresh.map((c) => c.text)));
       const extracted = fresh.map((c) => track(deps.entities.extract(c.text).catch((err) => {
         deps.log?.warn({ err }, 'entity extraction failed');
         return EMPTY_EXTRACTION;

@@ -17,7 +17,6 @@ import { DomainError, badRequest, conflict, invalid, notFound, embedderUnavailab
 import { linksFor, recordExtraction, withdrawMemory } from '../entities/store.js';
 import { supersededByPrecheck } from '../contradictions/precheck.js';
 import { contentHash, indexText, normaliseContent } from './content.js';
-import { memoryVectors } from './vectors.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { Params } from './params.js';
 import { buildListQuery, cursorCapable, listConditions, type ListFilter } from './query.js';
@@ -235,7 +234,7 @@ export class MemoryService {
   /** Embedding and entities of a text. An extractor failure only loses the graph links; an embedder failure refuses the write. */
   private async enrich(text: string): Promise<{ vector: Float32Array; extraction: Extraction }> {
     const [vectors, extraction] = await Promise.all([
-      memoryVectors(this.deps.embedder, [text]).catch((err) => {
+      this.deps.embedder.embed([text]).catch((err) => {
         this.deps.log?.warn({ err }, 'embedding failed');
         throw embedderUnavailable();
       }),

@@ -11,7 +11,6 @@ import type { BusEvent } from '../../infra/bus/types.js';
 import { consecutiveGroups } from '../../infra/groups.js';
 import { inBackground } from '../../infra/priority.js';
 import { Params } from '../memories/params.js';
-import { windowHalves } from '../memories/vectors.js';
 import {
   contextText, dialogueContext, PASSAGE_DEFAULTS, SENTENCE_DEFAULTS, sentenceUnits, splitPassages, TURN_PREFILTER_SQL,
   type PassageOptions, type SentenceOptions,
@@ -142,13 +141,11 @@ export class PassageIndexer {
   }
 
   /**
-   * The texts embedded for a memory of this content, its own first (memoryVectors: its window's
-   * halves when it is longer): what writing it costs the embedder (the benchmarks' ceiling for a
-   * text read whole).
+   * The texts embedded for a memory of this content, its own first: what writing it costs the
+   * embedder (the benchmarks' ceiling for a text read whole).
    */
   embeddedTexts(content: string): string[] {
-    const own = windowHalves(content, this.deps.embedder.windowChars) ?? [content];
-    return [...own, ...this.ownUnits(content).filter((u) => this.embeds(u)).map((u) => u.content)];
+    return [content, ...this.ownUnits(content).filter((u) => this.embeds(u)).map((u) => u.content)];
   }
 
   /** The units of these memories, computed, embedded and stored (replacing any earlier ones). */
