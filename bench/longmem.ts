@@ -8,7 +8,7 @@
 // service's passages on and off, beside plain BM25 over the same memories, in one run, overall,
 // per split (conversations of the LoCoMo development split, the rest) and per category. Reporting
 // only: no search default is chosen on it. Data as for the LoCoMo benchmark (LOCI_LOCOMO_PATH,
-// LOCI_LOCOMO_LIMIT).
+// LOCI_LOCOMO_LIMIT); LOCI_LONGMEM_VARIANTS adds search configurations to compare.
 import { loadavg } from 'node:os';
 import { resolveSearchConfig } from '../src/core/search/config.js';
 import { startBenchServer, statusCounts, writeResult } from './lib.js';
@@ -146,7 +146,12 @@ export async function runLongMemBench() {
     log(`${lengths.length} memories (median ${lengths[lengths.length >> 1]} chars), ${questions.length} questions; units indexed ${indexed.toFixed(1)} s after the writes`);
 
     const base = srv.services.search.config;
-    const variants: [string, unknown][] = [['Loci, passages on (defaults)', {}], ['Loci, passages off', { passages: { enabled: false } }]];
+    // LOCI_LONGMEM_VARIANTS (JSON {name: search config overrides}) asks the same memories again
+    // with other search configurations, after the two reported ones.
+    const variants: [string, unknown][] = [
+      ['Loci, passages on (defaults)', {}], ['Loci, passages off', { passages: { enabled: false } }],
+      ...Object.entries(JSON.parse(process.env.LOCI_LONGMEM_VARIANTS || '{}') as Record<string, unknown>),
+    ];
     const systems: [string, QuestionScore[]][] = [];
     const bm25: QuestionScore[] = [];
     const ids = w.dia.get(FLEET)!;
