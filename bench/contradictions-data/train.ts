@@ -40,7 +40,7 @@ const L2 = 0.5;
 const PRIOR: Record<(typeof FEATURES)[number], number> = {
   cos: 1.5, cos_hi: 1, overlap: 2, shared_names: 0.5, single_hunk: 0.5, hunks: -1, val_diff: 1.5, val_same: -1.5, version_diff: 0.5,
   date_only: -2, name_change: 1, subj_same: 1.5, subj_diff: -3, first_both: 0, change_new: 1.5, negchange_new: 1.5, soft_new: 1,
-  history: -2.5, hypo: -2.5, future: -1, multi_new: -1.5, ordinal_diff: -2, neg_flip: 1, rule_rdf: 3, rule_sem: 3, entities: 0.3,
+  history: -2.5, hypo: -2.5, future: -1, multi_new: -1.5, ordinal_diff: -2, neg_flip: 2.5, rule_rdf: 3, rule_sem: 3, entities: 0.3,
   kv_both: 0.5, same_text: -3, val_diff_same_subj: 1, name_change_same_subj: 1, change_x_overlap: 1, val_diff_x_diff_subj: -1,
   added_only: -1.5, attr_change: -2.5, time_diff: -2.5, ownership_change: 3, replaced: 0.5, date_moved: 2.5, date_event: -2, retired: 3, other_time: -3, multi_verb: -2, date_fixed: 2,
   marked_replacement: 3, stopped: 3, swap: 2.5, swap_chain: 3, swap_elsewhere: -3, holder_new: 3, kv_replace: 4.5, topic_disjoint: -2.5,

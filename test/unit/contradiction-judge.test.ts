@@ -72,6 +72,14 @@ const UPDATES: Array<[string, string, V, string]> = [
   ['The monthly all-hands is on the last Friday of the month.', 'The all-hands is moving to the first Monday of each month.', 'rdf_conflict', '"the last Friday of the month" is no past day'],
   ['Our monthly cloud bill is about $8k.', 'Cloud spend dropped to $5k a month after the cleanup.', 'rdf_conflict', 'a figure of one subject named in other words'],
   ["The kids' school starts at 8:15.", 'School start time changed to 8:45 this year.', 'rdf_conflict', 'a time of one subject named in other words'],
+  ['The Datadog invoice is about $3k a month.', 'Since we trimmed the custom metrics, Datadog is down to $1.8k a month.', 'rdf_conflict', 'a leading clause before the subject'],
+  ['Omar works at Shopify.', 'Omar left Shopify in the spring.', 'rdf_conflict', 'a stop of what the older states'],
+  ['I take sugar in my tea.', 'I stopped taking sugar in my tea.', 'rdf_conflict', 'a stop, the object named again'],
+  ['The east entrance is open on weekends.', 'The east entrance is closed on weekends.', 'semantic_conflict', 'a word and its antonym'],
+  ['The SDK supports Node 18.', 'The SDK does not support Node 18.', 'semantic_conflict', 'a denial that keeps the figure'],
+  ['Error tracking runs on Sentry.', 'Error tracking: Rollbar (migrated off Sentry last sprint)', 'rdf_conflict', '"migrated off X" names the old value'],
+  ['Docs are written in Markdown in the repository.', 'The repo docs are AsciiDoc now.', 'rdf_conflict', 'a subject written short ("repo")'],
+  ['Anna is our account manager at the agency.', 'Our new account manager at the agency is Pedro, Anna moved to another client.', 'rdf_conflict', 'a new holder; "moved to another" is no addition'],
 ];
 
 const LOOK_ALIKES: Array<[string, string, string]> = [
@@ -114,6 +122,10 @@ const LOOK_ALIKES: Array<[string, string, string]> = [
   ['The monthly cloud bill is about $8k, per finance.', 'The monthly cloud bill was about $6k last year, per finance.', 'another period, the same source'],
   ['We use Jenkins for CI.', 'Did we switch CI to GitHub Actions?', 'a question'],
   ['The Pro plan costs $20 a month.', 'The plan for teams went up to $45 a month.', 'a plan qualified ("for teams"), its figure changed'],
+  ['Last year the offsite was in Porto.', "This year's offsite is in Seville.", 'a past period the newer does not name'],
+  ['The weekly sync is on Mondays at 2pm.', 'If the release slips, we could move the weekly sync to Tuesday.', 'a maybe'],
+  ['The nightly job was failing on Monday.', 'The nightly job is passing on Wednesday.', 'a flip between two named days'],
+  ['Omar enjoys working with the mobile team.', 'Omar has a new role and enjoys working with the data team.', 'news, no switch in so many words'],
 ];
 
 const CONVERSATIONAL = (JSON.parse(readFileSync(new URL('../fixtures/contradictions-conversational.json', import.meta.url), 'utf8')) as {

@@ -196,7 +196,7 @@ const CONTRACTIONS: Array<[RegExp, string]> = [
 
 // Markers, matched on the lower-cased sentence.
 const MARKERS: Array<[Mark, RegExp]> = [
-  ['change', /\b(?:(?:ownership|responsibility|custody|control)\b[^.;]{0,30}\b(?:went|goes|passed|moved|transferred|shifted) to|relocat(?:ed|es|ing|e)|switch(?:ed|es|ing)?|swapp?(?:ed|ing)?|migrat(?:ed|ing|e)|moved|moving|replac(?:ed|es|ing|ement)|instead|took over|tak(?:es|ing) over|(?:took|takes|taking|take) [^.;]{1,40} over\b(?! to\b)|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|in favou?r of|superseded|succeeded by|renamed|changed|chang(?:es|ing) (?:to|from)|now (?:uses?|runs?|owns?|leads?|handles?|lives?|works?|is|are|at|in|on|with|under|reports?|costs?|points?|belongs?|goes|managed|handled|owned|run|led)|is now|are now|has become|became|taken over|new (?:owner|lead|manager|maintainer|home|address|office|vendor|provider|supplier|host|tool|job|role|team|boss|number|price|plan|version|default|limit|location|contact|on-call|point of contact|email|e-mail|phone|url|website|domain|password|username|handle)|convert(?:ed|s)? (?:to|into)|switch(?:ed)? back|(?:found|got|landed|started|took|accepted) (?:a|an|my|his|her|their|our) (?:new )?(?:job|position|role|place|apartment|house)|bump(?:ed|s)?|upgrad(?:ed|e|es|ing)|downgrad(?:ed|e|es|ing)|pushed (?:back |out )?to|postponed|rescheduled|brought forward|mov(?:es|ed) (?:up |back )?to|scaled\b[^.;]{0,30}\bto|joined (?!(?:the|a|an|our|my|his|her|their|us|them|me|in|as)\b)|hand(?:s|ed|ing)? [^.;]{1,40} (?:(?:over|off) )?to|revis(?:ed|es|ing|e)|(?:re|up|down)siz(?:ed|es|ing)\b[^.;]{0,40}\bto|promoted|(?:is|are|was) gone|went from|rewr(?:ote|itten) (?:it )?in|rebuil(?:t|ds?|ding)\b[^.;]{0,40}\b(?:in|with|on)|trad(?:ed|es|ing) (?:in )?[^.;]{1,40} for|expand(?:ed|s|ing)? to|(?:has|have) been (?:moved|changed|replaced|reassigned|switched|raised|lowered|increased|reduced|updated)|updat(?:ed|e|es) (?:to|the)|set to|raised|lowered|increased|decreased|reduced|extended|shortened|(?:cut|slashed|trimmed|hiked|updated)\b[^.;]{0,40}\bto\b|from [^,.;]{1,40} to|slipp(?:ed|ing)? to|shift(?:ed|s|ing)?\b[^.;]{0,30}\bto|(?:went|gone|goes|going) (?:up|down)\b|delayed (?:to|until)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|(?:hired|found|got|have|has) (?:a|an) new (?:accountant|lawyer|doctor|dentist|landlord|coach|therapist|assistant|agency|bank|designer|contractor|supplier|vendor|provider|manager|boss|ceo|cto|cfo|director|supervisor|advisor|tutor|trainer|vet|mechanic|hairdresser|barber)|(?:is|are|was|were|went|go(?:es)?|dropped|fell|rose|grew|jumped|climbed|shrank|came) (?:back )?(?:down|up) to|(?:dropped|fell|rose|grew|jumped|climbed|shrank) to)\b|→|->|=>|^(?:the |our |my |a )?new [\w-]+(?: [\w-]+)?(?::| is | are )/],
+  ['change', /\b(?:(?:ownership|responsibility|custody|control)\b[^.;]{0,30}\b(?:went|goes|passed|moved|transferred|shifted) to|relocat(?:ed|es|ing|e)|switch(?:ed|es|ing)?|swapp?(?:ed|ing)?|migrat(?:ed|ing|e)|moved|moving|replac(?:ed|es|ing|ement)|instead|took over|tak(?:es|ing) over|(?:took|takes|taking|take) [^.;]{1,40} over\b(?! to\b)|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|in favou?r of|superseded|succeeded by|renamed|changed|chang(?:es|ing) (?:to|from)|now (?:uses?|runs?|owns?|leads?|handles?|lives?|works?|is|are|at|in|on|with|under|reports?|costs?|points?|belongs?|goes|managed|handled|owned|run|led)|is now|are now|has become|became|taken over|new (?:owner|lead|manager|maintainer|home|address|office|vendor|provider|supplier|host|tool|job|role|team|boss|number|price|plan|version|default|limit|location|contact|on-call|point of contact|email|e-mail|phone|url|website|domain|password|username|handle)|convert(?:ed|s)? (?:to|into)|switch(?:ed)? back|(?:found|got|landed|started|took|accepted) (?:a|an|my|his|her|their|our) (?:new )?(?:job|position|role|place|apartment|house)|bump(?:ed|s)?|upgrad(?:ed|e|es|ing)|downgrad(?:ed|e|es|ing)|pushed (?:back |out )?to|postponed|rescheduled|brought forward|mov(?:es|ed) (?:up |back )?to|move (?:[^.;,]{1,30} )?to\b|scaled\b[^.;]{0,30}\bto|joined (?!(?:the|a|an|our|my|his|her|their|us|them|me|in|as)\b)|hand(?:s|ed|ing)? [^.;]{1,40} (?:(?:over|off) )?to|revis(?:ed|es|ing|e)|(?:re|up|down)siz(?:ed|es|ing)\b[^.;]{0,40}\bto|promoted|(?:is|are|was) gone|went from|rewr(?:ote|itten) (?:it )?in|rebuil(?:t|ds?|ding)\b[^.;]{0,40}\b(?:in|with|on)|trad(?:ed|es|ing) (?:in )?[^.;]{1,40} for|expand(?:ed|s|ing)? to|(?:has|have) been (?:moved|changed|replaced|reassigned|switched|raised|lowered|increased|reduced|updated)|updat(?:ed|e|es) (?:to|the)|set to|raised|lowered|increased|decreased|reduced|extended|shortened|(?:cut|slashed|trimmed|hiked|updated)\b[^.;]{0,40}\bto\b|from [^,.;]{1,40} to|slipp(?:ed|ing)? to|shift(?:ed|s|ing)?\b[^.;]{0,30}\bto|(?:went|gone|goes|going) (?:up|down)\b|delayed (?:to|until)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|(?:hired|found|got|have|has) (?:a|an) new (?:accountant|lawyer|doctor|dentist|landlord|coach|therapist|assistant|agency|bank|designer|contractor|supplier|vendor|provider|manager|boss|ceo|cto|cfo|director|supervisor|advisor|tutor|trainer|vet|mechanic|hairdresser|barber)|(?:is|are|was|were|went|go(?:es)?|dropped|fell|rose|grew|jumped|climbed|shrank|came) (?:back )?(?:down|up) to|(?:dropped|fell|rose|grew|jumped|climbed|shrank) to)\b|→|->|=>|^(?:the |our |my |a )?new [\w-]+(?: [\w-]+)?(?::| is | are )/],
   ['negchange', /\b(?:lost (?:my|his|her|their|our|the) job|step(?:ped|s|ping)? down|laid off|fired|broke up|sold (?:my|his|her|their|our|the)|gave (?:away|up)|moved out|shut (?:down|off)|(?:is|are|was|were) gone|cancel(?:l?ed|s|l?ing)?|closed down|turned off|switched off|sunset(?:ted)?|decommissioned|phased out|wound down|orphan(?:ed|ing)?|no longer|not (?:anymore|any more)|anymore|any more|no more|stopped|quit|left|dropped|removed|discontinued|retired|deprecated|gave up|isn't .* anymore|ended)\b/],
   ['soft', /\b(?:now|nowadays|these days|currently|as of|since (?:the )?last \w+|(?:since|after) the (?:reorg|reorgani[sz]ation|restructur(?:e|ing)|re-?shuffle|team shuffle|shake-?up|migration|switch|move|change|merger|acquisition|rebrand)|since (?:monday|tuesday|wednesday|thursday|friday|january|february|march|april|may|june|july|august|september|october|november|december|last|yesterday|today)|from (?:now|today|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next|this|the \w+ on)|starting|effective|going forward|henceforth|latest|current|this (?:week|month|year|quarter|fall|autumn|spring|summer|winter|semester|term|season|sprint))\b/],
   ['history', /\b(?:used to|previously|formerly|originally|back (?:in (?:the day|the days|\d|school|college|high school)|when|then)|in the past|at the time|years ago|before (?:the|we|i|he|she|they)|when (?:i|we|he|she|they) (?:was|were)|as a kid|as a child|growing up|had been|once upon|old days)\b/],
@@ -205,13 +205,28 @@ const MARKERS: Array<[Mark, RegExp]> = [
   ['multi', /\b(?:another|also|too(?=\s*(?:[,.!?;]|$))|as well|additional(?:ly)?|(?<!every )other|both|extra|more|again|add(?:ed|s|ing)?|plus|second|third|fourth|fifth|one more|new (?:hobby|friend|pet|puppy|dog|cat|member|club|class|course))\b/],
 ];
 
-// "No more nights", "any more": an end, not an addition.
+// What may happen, not what is: a plan, a wish, a maybe.
+const PLANNED = /\b(?:might|could|would|maybe|perhaps|possibly|consider(?:s|ed|ing)?|thinking (?:about|of)|plan(?:s|ned|ning)? (?:to|on)|want(?:s|ed)? to|hop(?:e|es|ing) to|(?:i|we|you|he|she|they|it) may)\b/;
+
+// "No more nights", "any more": an end, not an addition; nor "moved to another branch".
 const NO_MORE = /\b(?:no|any) more\b/g;
+const TO_ANOTHER = /\b(?:to|into) another\b/g;
 // Idioms with a negation word that deny nothing: "no matter what", "not only … but".
 const NOT_NEGATION = /^(?:no (?:matter|doubt|problem|worries|wonder)|not only)\b/;
 const NEGCHANGE = new RegExp(MARKERS.find(([m]) => m === 'negchange')![1].source, 'g');
 // "I won't quit", "she never left": a denied stop is no change.
 const DENIED = /(?:\b(?:not|never)|n't|\bcannot)\s+(?:\w+\s+)?$/;
+
+/** The words a stop names ("stopped drinking oat milk", "left Google", "lost his job") stand in the older sentence. */
+function stopsWhatOlderSays(a: SentenceInfo, b: SentenceInfo): boolean {
+  const low = b.text.toLowerCase();
+  for (const m of low.matchAll(NEGCHANGE)) {
+    // (read in the text's own case: names stay names)
+    const what = tokenizeSentence(b.text.slice(m.index, m.index + m[0].length + 40)).toks.filter((t) => t.content && !VERB_STEMS.has(t.key)).slice(0, 3);
+    if (what.some((t) => a.keys.has(t.key))) return true;
+  }
+  return false;
+}
 
 /** The sentence says something stopped or ended ("no longer", "quit", "left"), not that it did not. */
 function stopsSomething(low: string): boolean {
@@ -477,6 +492,10 @@ function withoutSourceOrReason(text: string): string {
   return cut.trim() ? cut : text;
 }
 
+// A clause of time or cause that opens a sentence and ends at a comma, before a main clause of its own.
+// (not "In Berlin, …", "For the API, …": a place or a purpose may qualify the subject)
+const LEADING_CLAUSE = /^\s*(?:after|since|once|when|whenever|now that|as soon as|because|following|given that|starting|beginning|as of|effective|going forward|from now on|until|before|recently|lately)\b[^,;:]{0,60},\s+(?=\S+\s+\S)/i;
+
 const KV_RE = /^\s*([^:=\n]{1,60}?)\s*(?::|=|→|->)\s+(\S.*)$/;
 
 function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: string | null = null): SentenceInfo {
@@ -487,21 +506,26 @@ function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: stri
   const kvm = KV_RE.exec(text);
   const kv = Boolean(kvm && kvm[1].split(/\s+/).length <= 6 && !/(?:^|\s)(?:is|are|was|were|said|says)(?:\s|$)/i.test(kvm[1]));
   const { toks } = tokenizeSentence(text, lowerInitial);
-  const verb = firstVerb(toks);
+  // The main clause, after a leading clause of time or cause ("After the reserved instances kicked
+  // in, AWS is down to $8k"): its subject is the sentence's. The clause's words stay in the sentence.
+  const clause = kv ? null : LEADING_CLAUSE.exec(text);
+  const main = clause ? tokenizeSentence(text.slice(clause[0].length), lowerInitial).toks : toks;
+  const start = toks.length - main.length;
+  const verb = firstVerb(main);
   let subjectToks: Tok[];
   if (kv) {
     subjectToks = tokenizeSentence(kvm![1], lowerInitial).toks;
-  } else if (toks[0]?.kind === 'pron1' && toks[1]?.low !== 'and' && !(POSSESSIVE1.has(toks[0].low) && toks[1]?.content)) {
+  } else if (main[0]?.kind === 'pron1' && main[1]?.low !== 'and' && !(POSSESSIVE1.has(main[0].low) && main[1]?.content)) {
     // "We store backups in S3": the subject is "we", whatever the verb ("store" is not in any list).
-    subjectToks = [toks[0]];
+    subjectToks = [toks[start]];
   } else {
-    subjectToks = verb <= 0 ? [] : toks.slice(0, verb);
+    subjectToks = verb <= 0 ? [] : toks.slice(start, start + verb);
   }
   subjectToks = withoutTimeOpener(subjectToks);
   let subject = subjectOf(subjectToks);
   // "Grace's manager is Heidi": the relation is an attribute of Grace, not another subject.
-  const complement = toks[subjectToks.length + 1];
-  if (!kv && subject.head && RELATIONAL.has(subject.head) && subject.keys.length > 1 && COPULA.has(toks[subjectToks.length]?.low ?? '') &&
+  const complement = toks[start + subjectToks.length + 1];
+  if (!kv && subject.head && RELATIONAL.has(subject.head) && subject.keys.length > 1 && COPULA.has(toks[start + subjectToks.length]?.low ?? '') &&
     complement && complement.kind === 'name') {
     subject = subjectOf(subjectToks.slice(0, -1));
   }
@@ -513,7 +537,7 @@ function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: stri
         ? 'pronoun'
         : 'none';
   const marks = new Set<Mark>();
-  for (const [m, re] of MARKERS) if (m === 'negchange' ? stopsSomething(low) : re.test(m === 'multi' ? low.replace(NO_MORE, '') : low)) marks.add(m);
+  for (const [m, re] of MARKERS) if (m === 'negchange' ? stopsSomething(low) : re.test(m === 'multi' ? low.replace(NO_MORE, '').replace(TO_ANOTHER, '') : low)) marks.add(m);
   // Rates per second, minute or hour compare per hour ("100 requests per minute" = "6,000 per hour").
   const PER_HOUR = table({ second: 3600, sec: 3600, minute: 60, min: 60, hour: 1, hr: 1 });
   const valueToks = toks.filter((t) => t.kind === 'value');
@@ -596,6 +620,9 @@ const REPLACEMENT_FORMS: Array<{ re: RegExp; order: 'old-new' | 'new-old' | 'new
   { re: /\bfrom\s+(.+?)\s+(?:to|into)\s+(.+)$/i, order: 'old-new', bounded: true },
   // "moved off Read the Docs to Cloudflare Pages", "quit violin and switched to cello"
   { re: /\b(?:mov(?:ed|es|ing)?|migrat(?:ed|es|ing)?|got|came) off\s+(.+?)\s+(?:to|onto)\s+(.+)$/i, order: 'old-new', bounded: true },
+  // "(replaced the Pixel in October)", "(migrated off Jenkins in March)": the old value alone
+  { re: /\breplac(?:ed|es|ing)\s+(?:the |my |our |his |her |their )?(?!with\b|by\b)(.+)$/i, order: 'old' },
+  { re: /\b(?:mov(?:ed|es|ing)?|migrat(?:ed|es|ing)?|switch(?:ed|es|ing)?|got|came) (?:off|away from)\s+(.+)$/i, order: 'old' },
   { re: /\b(?:quit|dropped|ditched|left|stopped|cancel(?:l)?ed)\s+(.+?)\s*(?:,|and|;)\s+(?:\w+ )?(?:switched|moved|went|changed|turned) (?:over )?to\s+(.+)$/i, order: 'old-new', bounded: true },
   { re: /^(.+?)\s*(?:->|→|=>)\s*(.+)$/, order: 'old-new' },
   { re: /^(.+?)\s+(?:instead of|rather than)\s+(.+)$/i, order: 'new-old' },
@@ -742,7 +769,8 @@ export function pairViews(newer0: MemoryInfo, older0: MemoryInfo, ctx: PairConte
     // The newer sentence's figures all stand in the older memory already: a restatement of it
     // ("timeout raised to 30 seconds" / "set the timeout to 30s"), whichever older sentence aligned
     // (not when it names another day: "every other Monday at 11" / "now every other Tuesday at 11").
-    .filter(([, b]) => !(b.values.length && b.values.every((v) => olderValues.has(v)) &&
+    // (nor when it denies what the older said: "supports Python 3.8" / "does not support Python 3.8")
+    .filter(([a, b]) => a.polarity !== b.polarity || antonymSwap(a, b) || !(b.values.length && b.values.every((v) => olderValues.has(v)) &&
       b.toks.every((t) => (t.kind !== 'name' || t.key === 'i' || older.keys.has(t.key)) && (t.kind !== 'timeref' || olderTimes.has(t.key)))))
     .map(([a, b]) => sentencePairFeatures(a, b, older, newer, ctx));
 }
@@ -938,6 +966,23 @@ function stateChange(a: SentenceInfo, b: SentenceInfo): boolean {
     const [ca, cb] = [classes(wa), classes(wb)];
     return ca.length > 0 && cb.length > 0 && !ca.some((c) => cb.includes(c));
   });
+}
+
+// Words that deny each other: "The office is open on Saturdays" / "… closed on Saturdays" says what
+// "… is not open …" says. (Feelings are left out: in chat they change from turn to turn.)
+const ANTONYMS: ReadonlyArray<readonly [ReadonlySet<string>, ReadonlySet<string>]> = [
+  'open opened|closed shut', 'enabled|disabled', 'passes passing passed|fails failing failed', 'safe|unsafe',
+  'approved accepted|rejected declined denied', 'won|lost', 'active|inactive', 'available|unavailable',
+  'allowed permitted|forbidden prohibited banned', 'required mandatory|optional', 'public|private', 'paid|unpaid',
+  'valid|invalid', 'supported|unsupported', 'online|offline', 'visible|hidden', 'included|excluded', 'locked|unlocked',
+  'legal|illegal', 'possible|impossible', 'compatible|incompatible',
+].map((g) => g.split('|').map((c) => new Set(c.split(' '))) as unknown as readonly [ReadonlySet<string>, ReadonlySet<string>]);
+
+/** One sentence says a word the other denies with its antonym. */
+function antonymSwap(a: SentenceInfo, b: SentenceInfo): boolean {
+  const [wa, wb] = [stateWords(a), stateWords(b)];
+  const has = (w: Set<string>, side: ReadonlySet<string>) => [...side].some((x) => w.has(x));
+  return ANTONYMS.some(([x, y]) => (has(wa, x) && !has(wa, y) && has(wb, y) && !has(wb, x)) || (has(wa, y) && !has(wa, x) && has(wb, x) && !has(wb, y)));
 }
 
 /** A subject that is someone's relation ("Priya's manager", "Tom's sister"): about the relation, not the one named. */
@@ -1157,6 +1202,8 @@ export function alignedPairs(newer: MemoryInfo, older: MemoryInfo, k = ALIGNED_P
       let shared = counts[i];
       // An abbreviated name shares content with its long form ("PG" / "Postgres", "K8s" / "Kubernetes").
       if (!shared) for (const n of bNames) if (olderNames[i].some((x) => alias(n, x))) shared++;
+      // So does a subject written short ("The repo" / "Repository").
+      if (!shared) for (const n of b.subject.keys) if (a.subject.keys.some((x) => x !== n && same(n, x))) shared++;
       if (shared === 0) {
         const sameSpeaker = (a.subjectKind === 'first' && b.subjectKind === 'first' && !otherSpeakers(a, b)) || speaks(a, b.subject) || speaks(b, a.subject);
         if (!sameSpeaker && !corefers(b, newer, a) && !corefers(a, older, b)) continue;
@@ -1234,7 +1281,9 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   const objectShared = [...b.keys].some((k) => a.keys.has(k) && !(a.subject.keys.includes(k) && b.subject.keys.includes(k)));
   // A claim and its denial: the polarity differs and nothing else was replaced ("does not live in
   // Paris" / "lives in Lyon" are compatible).
-  const pureFlip = a.polarity !== b.polarity && !valDiff && !nameChange &&
+  // (a word and its antonym flip it too; "not open" / "closed" say the same)
+  const flipped = (a.polarity !== b.polarity) !== antonymSwap(a, b);
+  const pureFlip = flipped && !valDiff && !nameChange &&
     hunks.every((h) => h.a.filter((t) => t.content).length <= 1 && h.b.filter((t) => t.content).length <= 1);
   const multiVerb = MULTI_VERBS.test(a.text.toLowerCase()) && MULTI_VERBS.test(b.text.toLowerCase());
   // Only the date differs: a schedule moved ("starts on Monday" / "on Wednesday"), a fixed past
@@ -1313,6 +1362,11 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   const valueReplaced = statesValue(a) && changeMarked && (rel !== 'different' || ownershipChange) &&
     (valDiff || nameChange || replaced || swap || swapChain || kvReplace || ownershipChange) && (!older.titled || note) && !newer.titled &&
     !attrChange && cos >= 0.5 && !(['history', 'hypo', 'future', 'multi'] as const).some((k) => b.marks.has(k));
+  // "We don't use Slack anymore": the same thing, now denied with a marker of change; or a stop in
+  // so many words of what the older states in the present, its object named again ("The user
+  // drinks oat milk" / "stopped drinking oat milk"; "Sara works at Google" / "Sara left Google in June").
+  const stopped = rel !== 'different' && b.marks.has('negchange') && (pureFlip || flipped ||
+    (!a.past && !a.marks.has('negchange') && !b.marks.has('history') && overlap >= 0.5 && stopsWhatOlderSays(a, b)));
   const features: FeatureVector = {
     cos,
     cos_hi: Math.max(0, cos - 0.6) * 2.5,
@@ -1321,10 +1375,12 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
     single_hunk: hunks.length === 1 ? 1 : 0,
     hunks: Math.min(4, hunks.length) / 4,
     val_diff: valDiff ? 1 : 0,
-    val_same: valSame ? 1 : 0,
+    // (a denial keeps the value it denies)
+    val_same: valSame && !pureFlip ? 1 : 0,
     version_diff: valDiff && a.versions > 0 && b.versions > 0 ? 1 : 0,
     // (a moved date is described by date_moved / date_event / date_fixed below)
-    date_only: dateOnly && !dateChange ? 1 : 0,
+    // (nor is the date of a stop: "left Google in June")
+    date_only: dateOnly && !dateChange && !stopped ? 1 : 0,
     name_change: nameChange ? 1 : 0,
     subj_same: rel === 'same' ? 1 : 0,
     // A new holder is a new subject by construction: not evidence of another thing.
@@ -1350,7 +1406,8 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
     change_x_overlap: changeNew * overlap,
     val_diff_x_diff_subj: valDiff && rel === 'different' ? 1 : 0,
     // ("renamed from master to main" adds words but names the older's value as the old one)
-    added_only: addedOnly && !swapChain ? 1 : 0,
+    // (nor a denial that gives its reason: "Jordan is not allergic to shellfish; it was a misdiagnosis")
+    added_only: addedOnly && !swapChain && !pureFlip ? 1 : 0,
     // (the newer saying when it changed is no other occasion: "sold the Civic last weekend")
     time_diff: timeDiff && !dateChange && !changeMarked ? 1 : 0,
     ownership_change: ownershipChange ? 1 : 0,
@@ -1365,8 +1422,7 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
     date_fixed: dateChange && past && fixedEvent ? 1 : 0,
     // The shape of an update: the same subject, something replaced, and the newer says it changed.
     marked_replacement: (rel !== 'different' || ownershipChange) && (valDiff || nameChange || replaced || (dateChange && !past)) && changeMarked && !swapElsewhere ? 1 : 0,
-    // "We don't use Slack anymore": the same thing, now denied with a marker of change.
-    stopped: rel !== 'different' && b.marks.has('negchange') && (pureFlip || a.polarity !== b.polarity) ? 1 : 0,
+    stopped: stopped ? 1 : 0,
     // "We replaced Dell with Lenovo": the newer names the old value and a new one beside a change word.
     swap: swap ? 1 : 0,
     swap_chain: swapChain ? 1 : 0,
@@ -1391,8 +1447,12 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // (a version released on a day is the version from then on: "3.2.1" / "version 3.4.0 went out today")
   const released = valDiff && a.versions > 0 && b.versions > 0;
   const oneOff = onlyNewerTimes && !released && (b.past || [...tb].some((t) => WEEKDAY.test(t) && !ta.has(t)));
-  const otherOccasion = ((timeDiff && !dateOnly) || oneOff) && !changeMarked;
-  const otherClaim = a.polarity !== b.polarity && !pureFlip && !b.marks.has('negchange');
+  // The older told of a past period the newer does not name ("Last year the conference was in
+  // Lisbon" / "This year's conference is in Valencia"): both can hold, whatever marks the newer.
+  const pastPeriod = a.past && timeDiff && !dateOnly && [...ta].some((t) => /^(?:last-|yesterday$|(?:19|20)\d\d$)/.test(t));
+  // (a flip between two named times is two occasions: "failing yesterday" / "passing today")
+  const otherOccasion = (((timeDiff && (!dateOnly || flipped)) || oneOff) && !changeMarked) || pastPeriod;
+  const otherClaim = flipped && !pureFlip && !b.marks.has('negchange');
   // "Lisa is also the contact for Globex": one more, not another instead.
   const addition = b.marks.has('multi') && !changeMarked;
   // "$49/month for Figma" / "$12/user/month for Notion": a figure and a name differ apart, nothing
@@ -1400,10 +1460,12 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   const anotherThing = valDiff && nameChange && hunks.length >= 2 && !changeMarked && ctx.rule === 'none';
   // "The school starts at 8:15" / "The school ends at 3:10": the two ends of one thing, not one value replaced.
   const otherEnd = opposedVerbs(a, b);
-  // A question states nothing ("Did we switch CI to GitHub Actions?").
-  const eligible = hunks.length > 0 && !QUESTION.test(a.text) && !QUESTION.test(b.text) && (rel !== 'different' || ownershipChange) && !otherOccasion && !otherClaim && !addition && !anotherThing && !otherEnd && (valDiff || nameChange || pureFlip || ownershipChange || ctx.rule !== 'none' || retired || swap || swapChain || holderNew || kvReplace ||
+  // A question states nothing ("Did we switch CI to GitHub Actions?"), nor does a plan or a maybe
+  // of the newer's ("we might move it to 9:30"), unless the older was one too.
+  const planned = PLANNED.test(b.text.toLowerCase()) && !PLANNED.test(a.text.toLowerCase());
+  const eligible = hunks.length > 0 && !QUESTION.test(a.text) && !QUESTION.test(b.text) && !planned && (rel !== 'different' || ownershipChange) && !otherOccasion && !otherClaim && !addition && !anotherThing && !otherEnd && (valDiff || nameChange || pureFlip || ownershipChange || ctx.rule !== 'none' || retired || swap || swapChain || holderNew || kvReplace ||
     (b.marks.has('negchange') && !a.marks.has('negchange') && objectShared) ||
-    (b.marks.has('negchange') && a.polarity !== b.polarity) ||
+    (b.marks.has('negchange') && flipped) ||
     (dateChange && (!past || fixedEvent || moved)) ||
     (replaced && (b.marks.has('change') || b.marks.has('negchange') || b.marks.has('soft') || ownership)));
   return {
@@ -1412,7 +1474,7 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
     features,
     eligible,
     valueChange: valDiff || nameChange,
-    negFlip: a.polarity !== b.polarity,
+    negFlip: flipped,
     changeMarked,
     fixedEvent: dateChange && past && fixedEvent,
     decisive: eligible && markedUpdate(a, b, older, newer, features, cos),
@@ -1430,13 +1492,18 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
  * whoever speaks. (The feature value_replaced, which the model weighs, is the narrower reading of
  * the same shape: an older note whose object is a name or a figure.)
  */
+// A switch in so many words ("switched to light mode"), not just news ("his new job").
+const SWITCHED = /\b(?:switch(?:ed|es|ing)?|swapp?(?:ed|ing)|migrat(?:ed|es|ing)|replac(?:ed|es|ing)|(?:changed|moved) (?:\w+ )?to)\b/;
+
 function markedUpdate(a: SentenceInfo, b: SentenceInfo, older: MemoryInfo, newer: MemoryInfo, f: FeatureVector, cos: number): boolean {
   if (older.titled || newer.titled || a.past || a.marks.has('change') || a.marks.has('negchange')) return false;
   const value = f.val_diff || f.name_change || f.swap || f.kv_replace;
   const marked = f.change_new || f.negchange_new || (f.soft_new && value);
   const sameSubject = f.subj_same || f.name_change_same_subj || f.val_diff_same_subj;
   const shortNotes = older.sentences.length === 1 && newer.sentences.length <= 2;
-  return Boolean(f.marked_replacement && sameSubject && marked && cos >= MARKED_UPDATE_MIN_COSINE &&
+  // (a holder replaced, or a stop of what the older states, is that shape too: "Our new contact at the
+  // bank is Fatima" / "Greg is our point of contact at the bank"; "User sold their car" / "commutes by car")
+  return Boolean((f.marked_replacement || f.ownership_change || f.stopped) && sameSubject && marked && cos >= MARKED_UPDATE_MIN_COSINE &&
     !f.topic_disjoint && !f.multi_verb && !f.hypo && !f.future && !f.history &&
-    (value || f.date_moved || f.ownership_change || (f.first_both && shortNotes)));
+    (value || f.date_moved || f.ownership_change || f.stopped || (f.first_both && shortNotes) || (f.replaced && SWITCHED.test(b.text.toLowerCase()) && f.overlap >= 0.5 && shortNotes)));
 }
