@@ -126,6 +126,10 @@ const LOOK_ALIKES: Array<[string, string, string]> = [
   ['The weekly sync is on Mondays at 2pm.', 'If the release slips, we could move the weekly sync to Tuesday.', 'a maybe'],
   ['The nightly job was failing on Monday.', 'The nightly job is passing on Wednesday.', 'a flip between two named days'],
   ['Omar enjoys working with the mobile team.', 'Omar has a new role and enjoys working with the data team.', 'news, no switch in so many words'],
+  ["Priya: Yeah Sam, I'm always here for you!", 'Sam: Hey Priya, I had to shut down my old studio.', 'two speakers, each addressing the other'],
+  ['Mia: Wow, looks great!', 'Noah: Wow, that sunset pic looks incredible!', '"sunset" is no product sunset'],
+  ["Ava: It's so great to make a real difference.", "Liam: That's a great lesson to pass on to your kids, Ava.", 'a chat line handing nothing over'],
+  ['Ana: Nothing beats a good meal with loved ones, it makes great memories!', 'Ben: We ended up laughing and having a good time.', '"ended up" stops nothing'],
 ];
 
 const CONVERSATIONAL = (JSON.parse(readFileSync(new URL('../fixtures/contradictions-conversational.json', import.meta.url), 'utf8')) as {

@@ -197,7 +197,7 @@ const CONTRACTIONS: Array<[RegExp, string]> = [
 // Markers, matched on the lower-cased sentence.
 const MARKERS: Array<[Mark, RegExp]> = [
   ['change', /\b(?:(?:ownership|responsibility|custody|control)\b[^.;]{0,30}\b(?:went|goes|passed|moved|transferred|shifted) to|relocat(?:ed|es|ing|e)|switch(?:ed|es|ing)?|swapp?(?:ed|ing)?|migrat(?:ed|ing|e)|moved|moving|replac(?:ed|es|ing|ement)|instead|took over|tak(?:es|ing) over|(?:took|takes|taking|take) [^.;]{1,40} over\b(?! to\b)|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|in favou?r of|superseded|succeeded by|renamed|changed|chang(?:es|ing) (?:to|from)|now (?:uses?|runs?|owns?|leads?|handles?|lives?|works?|is|are|at|in|on|with|under|reports?|costs?|points?|belongs?|goes|managed|handled|owned|run|led)|is now|are now|has become|became|taken over|new (?:owner|lead|manager|maintainer|home|address|office|vendor|provider|supplier|host|tool|job|role|team|boss|number|price|plan|version|default|limit|location|contact|on-call|point of contact|email|e-mail|phone|url|website|domain|password|username|handle)|convert(?:ed|s)? (?:to|into)|switch(?:ed)? back|(?:found|got|landed|started|took|accepted) (?:a|an|my|his|her|their|our) (?:new )?(?:job|position|role|place|apartment|house)|bump(?:ed|s)?|upgrad(?:ed|e|es|ing)|downgrad(?:ed|e|es|ing)|pushed (?:back |out )?to|postponed|rescheduled|brought forward|mov(?:es|ed) (?:up |back )?to|move (?:[^.;,]{1,30} )?to\b|scaled\b[^.;]{0,30}\bto|joined (?!(?:the|a|an|our|my|his|her|their|us|them|me|in|as)\b)|hand(?:s|ed|ing)? [^.;]{1,40} (?:(?:over|off) )?to|revis(?:ed|es|ing|e)|(?:re|up|down)siz(?:ed|es|ing)\b[^.;]{0,40}\bto|promoted|(?:is|are|was) gone|went from|rewr(?:ote|itten) (?:it )?in|rebuil(?:t|ds?|ding)\b[^.;]{0,40}\b(?:in|with|on)|trad(?:ed|es|ing) (?:in )?[^.;]{1,40} for|expand(?:ed|s|ing)? to|(?:has|have) been (?:moved|changed|replaced|reassigned|switched|raised|lowered|increased|reduced|updated)|updat(?:ed|e|es) (?:to|the)|set to|raised|lowered|increased|decreased|reduced|extended|shortened|(?:cut|slashed|trimmed|hiked|updated)\b[^.;]{0,40}\bto\b|from [^,.;]{1,40} to|slipp(?:ed|ing)? to|shift(?:ed|s|ing)?\b[^.;]{0,30}\bto|(?:went|gone|goes|going) (?:up|down)\b|delayed (?:to|until)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|(?:hired|found|got|have|has) (?:a|an) new (?:accountant|lawyer|doctor|dentist|landlord|coach|therapist|assistant|agency|bank|designer|contractor|supplier|vendor|provider|manager|boss|ceo|cto|cfo|director|supervisor|advisor|tutor|trainer|vet|mechanic|hairdresser|barber)|(?:is|are|was|were|went|go(?:es)?|dropped|fell|rose|grew|jumped|climbed|shrank|came) (?:back )?(?:down|up) to|(?:dropped|fell|rose|grew|jumped|climbed|shrank) to)\b|→|->|=>|^(?:the |our |my |a )?new [\w-]+(?: [\w-]+)?(?::| is | are )/],
-  ['negchange', /\b(?:lost (?:my|his|her|their|our|the) job|step(?:ped|s|ping)? down|laid off|fired|broke up|sold (?:my|his|her|their|our|the)|gave (?:away|up)|moved out|shut (?:down|off)|(?:is|are|was|were) gone|cancel(?:l?ed|s|l?ing)?|closed down|turned off|switched off|sunset(?:ted)?|decommissioned|phased out|wound down|orphan(?:ed|ing)?|no longer|not (?:anymore|any more)|anymore|any more|no more|stopped|quit|left|dropped|removed|discontinued|retired|deprecated|gave up|isn't .* anymore|ended)\b/],
+  ['negchange', /\b(?:lost (?:my|his|her|their|our|the) job|step(?:ped|s|ping)? down|laid off|fired|broke up|sold (?:my|his|her|their|our|the)|gave (?:away|up)|moved out|shut (?:down|off)|(?:is|are|was|were) gone|cancel(?:l?ed|s|l?ing)?|closed down|turned off|switched off|sunsett(?:ed|ing)|(?:is|are|was|were|be|been|being) sunset\b|decommissioned|phased out|wound down|orphan(?:ed|ing)?|no longer|not (?:anymore|any more)|anymore|any more|no more|stopped|quit|left|dropped|removed|discontinued|retired|deprecated|gave up|isn't .* anymore|ended)\b/],
   ['soft', /\b(?:now|nowadays|these days|currently|as of|since (?:the )?last \w+|(?:since|after) the (?:reorg|reorgani[sz]ation|restructur(?:e|ing)|re-?shuffle|team shuffle|shake-?up|migration|switch|move|change|merger|acquisition|rebrand)|since (?:monday|tuesday|wednesday|thursday|friday|january|february|march|april|may|june|july|august|september|october|november|december|last|yesterday|today)|from (?:now|today|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next|this|the \w+ on)|starting|effective|going forward|henceforth|latest|current|this (?:week|month|year|quarter|fall|autumn|spring|summer|winter|semester|term|season|sprint))\b/],
   ['history', /\b(?:used to|previously|formerly|originally|back (?:in (?:the day|the days|\d|school|college|high school)|when|then)|in the past|at the time|years ago|before (?:the|we|i|he|she|they)|when (?:i|we|he|she|they) (?:was|were)|as a kid|as a child|growing up|had been|once upon|old days)\b/],
   ['hypo', /\b(?:plan(?:s|ned|ning)? (?:to|on)|might|maybe|perhaps|possibly|probably|consider(?:s|ed|ing)?|thinking (?:about|of)|think about|would|could|should|if|unless|whether|hop(?:e|es|ing) to|want(?:s|ed)? to|wanna|wish|intend(?:s|ed)? to|propos(?:e|ed|al)|idea|someday|eventually|tempted|dream(?:s|ing)? of|looking (?:into|for)|(?:i|we|you|he|she|they|it) may|hypothetical|suppose)\b/],
@@ -217,6 +217,10 @@ const NEGCHANGE = new RegExp(MARKERS.find(([m]) => m === 'negchange')![1].source
 // "I won't quit", "she never left": a denied stop is no change.
 const DENIED = /(?:\b(?:not|never)|n't|\bcannot)\s+(?:\w+\s+)?$/;
 
+// Stop words in idioms that stop nothing: "we ended up laughing", "dropped by", "on the left", "what's left".
+const IDIOM_AFTER = /^ (?:up|by|in on|over|behind)\b/;
+const IDIOM_BEFORE = /(?:\b(?:the|nothing|anything|something|much|little|still) )$/;
+
 /** The words a stop names ("stopped drinking oat milk", "left Google", "lost his job") stand in the older sentence. */
 function stopsWhatOlderSays(a: SentenceInfo, b: SentenceInfo): boolean {
   const low = b.text.toLowerCase();
@@ -231,7 +235,10 @@ function stopsWhatOlderSays(a: SentenceInfo, b: SentenceInfo): boolean {
 /** The sentence says something stopped or ended ("no longer", "quit", "left"), not that it did not. */
 function stopsSomething(low: string): boolean {
   // ("anymore", "no longer" go with a negation: "I don't smoke anymore" stopped)
-  for (const m of low.matchAll(NEGCHANGE)) if (/^(?:any|no |not )/.test(m[0]) || !DENIED.test(low.slice(0, m.index))) return true;
+  for (const m of low.matchAll(NEGCHANGE)) {
+    if (IDIOM_AFTER.test(low.slice(m.index + m[0].length)) || IDIOM_BEFORE.test(low.slice(0, m.index))) continue;
+    if (/^(?:any|no |not )/.test(m[0]) || !DENIED.test(low.slice(0, m.index))) return true;
+  }
   return false;
 }
 
@@ -1315,7 +1322,9 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // (a new holder named while the old one is said to have left: "Wendy is lead (Paul stepped down)")
   const newHolder = nameChange || (names(b, a) && (b.marks.has('negchange') || b.marks.has('change')));
   // (a title is not a holder: "pkg-a: New maintainer" / "pkg-b: New maintainer" are two packages)
-  const ownershipChange = ownership && newHolder && objectShared && !qualifierDiff(a, b) && !titlesDiffer(older, newer) && !relationOf(a.subject) && !relationOf(b.subject);
+  // (between chat lines, only of what both mostly talk about: "That's a great lesson to pass on to your kids, John")
+  const ownershipChange = ownership && newHolder && objectShared && !qualifierDiff(a, b) && !titlesDiffer(older, newer) && !relationOf(a.subject) && !relationOf(b.subject) &&
+    ((a.speaker === null && b.speaker === null) || overlap >= 0.5);
   // The newer sentence names what was replaced ("X instead of Y", "from Y to X"): an update of the
   // older one when the older states that old value; about something else when the older names
   // neither value ("New maintainer" / "Build with openssl instead of libgcrypt").
@@ -1499,7 +1508,10 @@ function markedUpdate(a: SentenceInfo, b: SentenceInfo, older: MemoryInfo, newer
   if (older.titled || newer.titled || a.past || a.marks.has('change') || a.marks.has('negchange')) return false;
   const value = f.val_diff || f.name_change || f.swap || f.kv_replace;
   const marked = f.change_new || f.negchange_new || (f.soft_new && value);
-  const sameSubject = f.subj_same || f.name_change_same_subj || f.val_diff_same_subj;
+  // (between chat lines, a subject not known to differ counts only when the sentences share most of
+  // their words: "Gina: Hey Maria, great to chat" / "Maria: Hey John, great news - I'm now friends with…")
+  const chat = a.speaker !== null || b.speaker !== null;
+  const sameSubject = f.subj_same || ((f.name_change_same_subj || f.val_diff_same_subj) && (!chat || f.overlap >= 0.5));
   const shortNotes = older.sentences.length === 1 && newer.sentences.length <= 2;
   // (a holder replaced, or a stop of what the older states, is that shape too: "Our new contact at the
   // bank is Fatima" / "Greg is our point of contact at the bank"; "User sold their car" / "commutes by car")

@@ -28,9 +28,10 @@ export function speakerLines(text: string): Array<{ text: string; speaker: strin
   });
 }
 
-// "Big news, I moved to York", "Honestly, we never used it": a short opener before a first-person
-// subject is not the subject. Kept when it says where or when ("At Google, I…", "Last month, I…").
-const OPENER = /^\s*([\p{L}'’]+(?: [\p{Ll}'’]+){0,2}),\s+(?=(?:I|I'm|I've|I'll|I'd|we|we're|we've|my|our)\b)/u;
+// "Big news, I moved to York", "Honestly, we never used it", "Hey Gina, I had to…" (whom a chat
+// line addresses): a short opener before a first-person subject is not the subject. Kept when it
+// says where or when ("At Google, I…", "Last month, I…").
+const OPENER = /^\s*([\p{L}'’]+(?: [\p{L}'’]+){0,2}),\s+(?=(?:I|I'm|I've|I'll|I'd|we|we're|we've|my|our)\b)/u;
 const OPENER_KEEP = /^(?:at|in|on|for|with|from|after|before|since|during|by|until|as|when|while|if|once|last|next|this|every|yesterday|today|tonight|tomorrow|recently|lately|earlier|later|now|then|ago)$/;
 const OPENER_TIME = /^(?:\w+day|weekend|week|weeks|month|months|year|years|morning|evening|afternoon|night|summer|winter|spring|autumn|fall|january|february|march|april|may|june|july|august|september|october|november|december)$/;
 
