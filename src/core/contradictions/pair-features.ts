@@ -1077,6 +1077,8 @@ function subKey(text: string): string | null {
 
 /** Two sentences said by two speakers: "I" is a different person in each. */
 const otherSpeakers = (x: SentenceInfo, y: SentenceInfo) => x.speaker !== null && y.speaker !== null && x.speaker !== y.speaker;
+/** Two sentences, one of them a chat line, that share less than half their words: in chat, about two things. */
+const chatApart = (x: SentenceInfo, y: SentenceInfo, overlap: number) => (x.speaker !== null || y.speaker !== null) && overlap < 0.5;
 /** A chat line's "I" is the one name the other subject gives ("Nadia: I moved to York" / "Nadia lives in Leeds"). */
 const speaks = (x: SentenceInfo, s: Subject) => x.subjectKind === 'first' && x.speaker !== null && s.names.length === 1 && s.names[0] === x.speaker.replace(/[-_ ]/g, '');
 
@@ -1324,7 +1326,7 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // (a title is not a holder: "pkg-a: New maintainer" / "pkg-b: New maintainer" are two packages)
   // (between chat lines, only of what both mostly talk about: "That's a great lesson to pass on to your kids, John")
   const ownershipChange = ownership && newHolder && objectShared && !qualifierDiff(a, b) && !titlesDiffer(older, newer) && !relationOf(a.subject) && !relationOf(b.subject) &&
-    ((a.speaker === null && b.speaker === null) || overlap >= 0.5);
+    !chatApart(a, b, overlap);
   // The newer sentence names what was replaced ("X instead of Y", "from Y to X"): an update of the
   // older one when the older states that old value; about something else when the older names
   // neither value ("New maintainer" / "Build with openssl instead of libgcrypt").
@@ -1510,8 +1512,7 @@ function markedUpdate(a: SentenceInfo, b: SentenceInfo, older: MemoryInfo, newer
   const marked = f.change_new || f.negchange_new || (f.soft_new && value);
   // (between chat lines, a subject not known to differ counts only when the sentences share most of
   // their words: "Gina: Hey Maria, great to chat" / "Maria: Hey John, great news - I'm now friends with…")
-  const chat = a.speaker !== null || b.speaker !== null;
-  const sameSubject = f.subj_same || ((f.name_change_same_subj || f.val_diff_same_subj) && (!chat || f.overlap >= 0.5));
+  const sameSubject = f.subj_same || ((f.name_change_same_subj || f.val_diff_same_subj) && !chatApart(a, b, f.overlap));
   const shortNotes = older.sentences.length === 1 && newer.sentences.length <= 2;
   // (a holder replaced, or a stop of what the older states, is that shape too: "Our new contact at the
   // bank is Fatima" / "Greg is our point of contact at the bank"; "User sold their car" / "commutes by car")
