@@ -80,6 +80,17 @@ const UPDATES: Array<[string, string, V, string]> = [
   ['Error tracking runs on Sentry.', 'Error tracking: Rollbar (migrated off Sentry last sprint)', 'rdf_conflict', '"migrated off X" names the old value'],
   ['Docs are written in Markdown in the repository.', 'The repo docs are AsciiDoc now.', 'rdf_conflict', 'a subject written short ("repo")'],
   ['Anna is our account manager at the agency.', 'Our new account manager at the agency is Pedro, Anna moved to another client.', 'rdf_conflict', 'a new holder; "moved to another" is no addition'],
+  ['Nightly backups run at 2:00 UTC.', 'backups now kick off at 04:00 UTC', 'rdf_conflict', 'a plural subject before its verb, and one after "now"'],
+  ['Our SMS provider is Twilio.', 'Switched outbound SMS to MessageBird to cut costs.', 'rdf_conflict', 'a note that opens with what was done'],
+  ['The mobile app supports iOS 16 and later.', 'Minimum iOS version for the app was raised to 17.', 'rdf_conflict', 'an attribute "for the app"'],
+  ['Support hours are 9 to 5 on weekdays.', 'As of this month, support is staffed from 8am to 8pm on weekdays.', 'rdf_conflict', 'hours as bare figures and as a span'],
+  ["I'm training for a half marathon.", 'I stopped training for the half marathon after my knee injury.', 'rdf_conflict', 'a stop that repeats the figure'],
+  ['The user keeps their notes in Notion.', 'The user has moved all of their notes into Obsidian.', 'rdf_conflict', '"notes" is no short form of "Notion"'],
+  ['Our analytics run on Mixpanel.', 'We dropped Mixpanel for PostHog in Q2.', 'rdf_conflict', 'dropped X for Y'],
+  ['Error tracking is done with Sentry.', 'We ripped out Sentry; errors go to Rollbar these days.', 'rdf_conflict', 'ripped out X; … go to Y'],
+  ['Layla is allergic to penicillin.', "Layla's penicillin allergy turned out to be wrong, she is not allergic after all.", 'semantic_conflict', 'a claim corrected'],
+  ['The newsletter goes out every Friday.', 'Newsletter cadence changed: it now goes out every other Tuesday.', 'rdf_conflict', 'a cadence, after a clause with a colon'],
+  ['Deploys to prod require two approvals.', 'Only one approval is needed for prod deploys from now on.', 'rdf_conflict', '"only one" counts'],
 ];
 
 const LOOK_ALIKES: Array<[string, string, string]> = [
@@ -130,6 +141,9 @@ const LOOK_ALIKES: Array<[string, string, string]> = [
   ['Mia: Wow, looks great!', 'Noah: Wow, that sunset pic looks incredible!', '"sunset" is no product sunset'],
   ["Ava: It's so great to make a real difference.", "Liam: That's a great lesson to pass on to your kids, Ava.", 'a chat line handing nothing over'],
   ['Ana: Nothing beats a good meal with loved ones, it makes great memories!', 'Ben: We ended up laughing and having a good time.', '"ended up" stops nothing'],
+  ["Nate: I'm currently participating in the video game tournament again and it's intense!", 'Nate: I\'m currently playing this awesome fantasy RPG called "Xenoblade Chronicles"!', '"currently" in two chat lines about two things'],
+  ['Gym hours are 6 to 10 on weekdays.', 'The pool is open from 7am to 9pm.', 'another facility\'s hours'],
+  ['The office is open from 9am to 5pm.', 'The office is open from 9am to 5pm, Monday to Friday.', 'a span is no change from one value to another'],
 ];
 
 const CONVERSATIONAL = (JSON.parse(readFileSync(new URL('../fixtures/contradictions-conversational.json', import.meta.url), 'utf8')) as {
@@ -166,7 +180,7 @@ describe('learned contradiction judge', () => {
   });
 
   // The hand-written conversational lists (test/fixtures/contradictions-conversational.json): a
-  // floor under what they score now (recall 0.70, precision 0.99), so a change that loses either shows.
+  // floor under what they score now (recall 0.74, precision 0.99), so a change that loses either shows.
   it('holds its recall and precision on the conversational lists', () => {
     let tp = 0;
     let fp = 0;
@@ -177,7 +191,7 @@ describe('learned contradiction judge', () => {
       else if (found) fp++;
       else if (r.expected !== 'none') fn++;
     }
-    expect(tp / (tp + fn), `recall ${tp} of ${tp + fn}`).toBeGreaterThanOrEqual(0.69);
+    expect(tp / (tp + fn), `recall ${tp} of ${tp + fn}`).toBeGreaterThanOrEqual(0.72);
     expect(tp / (tp + fp), `precision ${tp} of ${tp + fp}`).toBeGreaterThanOrEqual(0.95);
   });
 

@@ -159,7 +159,7 @@ const NUMBER_WORDS: Record<string, string> = Object.assign(Object.create(null) a
 });
 // "one" counts only before what it counts: not "one of", "one more", "one day", nor after "the", "this", "no".
 const ONE_IDIOM = /^(?:of|more|another|day|time|way|thing|point|side|hand|by|or|and|to|in|on|at|is|was|that|which|who|else|too|has|had|will|would|can|could|should|must|might|may)$/;
-const ONE_BEFORE = new Set(['the', 'this', 'that', 'which', 'each', 'every', 'no', 'any', 'some', 'a', 'an', 'other', 'only', 'new', 'old', 'last', 'next', 'first', 'same', 'big', 'little', 'good', 'right', 'wrong']);
+const ONE_BEFORE = new Set(['the', 'this', 'that', 'which', 'each', 'every', 'no', 'any', 'some', 'a', 'an', 'other', 'new', 'old', 'last', 'next', 'first', 'same', 'big', 'little', 'good', 'right', 'wrong']);
 // Verbs and auxiliaries that end a subject; other verbs are guessed from -s/-ed endings.
 const VERBS = new Set(
   ('is am are was were be been has have had do does did will would can could should shall may might must ' +
@@ -171,7 +171,7 @@ const VERBS = new Set(
     'switch move join start stop stops stopped open opens close closes ship ships release releases moves ' +
     'raised lowered increased decreased reduced extended shortened pushed postponed scaled changed migrated relocated ' +
     'renamed promoted reassigned transferred handed rewrote rewritten downgraded cut resized ' +
-    'happen happens occur occurs cancel cancels cancelled canceled retired').split(' '),
+    'require requires allow allows happen happens occur occurs cancel cancels cancelled canceled retired').split(' '),
 );
 const VERB_STEMS = new Set([...VERBS].map(stem));
 // Capitalised words that open sentences without being names (imperatives of changelogs, notes).
@@ -184,7 +184,7 @@ const INITIAL_WORDS = new Set(
     'every each some many most all both either neither another other such no yes hey hi hello ok okay well great good nice cool ' +
     'mark standards declare bring stop start keep let looks seems sounds just first second third last next new old team project ' +
     'tickets ticket price prices revenue deploys deploy deployment release notes meeting meetings standup kickoff our my their his her ' +
-    'preferred favorite favourite main primary default').split(' '),
+    'preferred favorite favourite main primary default nightly daily weekly biweekly monthly quarterly yearly annual hourly').split(' '),
 );
 const CONTRACTIONS: Array<[RegExp, string]> = [
   [/[’‘`]/g, "'"], [/\bcan't\b/gi, 'can not'], [/\bcannot\b/gi, 'can not'], [/\bwon't\b/gi, 'will not'],
@@ -197,7 +197,7 @@ const CONTRACTIONS: Array<[RegExp, string]> = [
 // Markers, matched on the lower-cased sentence.
 const MARKERS: Array<[Mark, RegExp]> = [
   ['change', /\b(?:(?:ownership|responsibility|custody|control)\b[^.;]{0,30}\b(?:went|goes|passed|moved|transferred|shifted) to|relocat(?:ed|es|ing|e)|switch(?:ed|es|ing)?|swapp?(?:ed|ing)?|migrat(?:ed|ing|e)|moved|moving|replac(?:ed|es|ing|ement)|instead|took over|tak(?:es|ing) over|(?:took|takes|taking|take) [^.;]{1,40} over\b(?! to\b)|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|in favou?r of|superseded|succeeded by|renamed|changed|chang(?:es|ing) (?:to|from)|now (?:uses?|runs?|owns?|leads?|handles?|lives?|works?|is|are|at|in|on|with|under|reports?|costs?|points?|belongs?|goes|managed|handled|owned|run|led)|is now|are now|has become|became|taken over|new (?:owner|lead|manager|maintainer|home|address|office|vendor|provider|supplier|host|tool|job|role|team|boss|number|price|plan|version|default|limit|location|contact|on-call|point of contact|email|e-mail|phone|url|website|domain|password|username|handle)|convert(?:ed|s)? (?:to|into)|switch(?:ed)? back|(?:found|got|landed|started|took|accepted) (?:a|an|my|his|her|their|our) (?:new )?(?:job|position|role|place|apartment|house)|bump(?:ed|s)?|upgrad(?:ed|e|es|ing)|downgrad(?:ed|e|es|ing)|pushed (?:back |out )?to|postponed|rescheduled|brought forward|mov(?:es|ed) (?:up |back )?to|move (?:[^.;,]{1,30} )?to\b|scaled\b[^.;]{0,30}\bto|joined (?!(?:the|a|an|our|my|his|her|their|us|them|me|in|as)\b)|hand(?:s|ed|ing)? [^.;]{1,40} (?:(?:over|off) )?to|revis(?:ed|es|ing|e)|(?:re|up|down)siz(?:ed|es|ing)\b[^.;]{0,40}\bto|promoted|(?:is|are|was) gone|went from|rewr(?:ote|itten) (?:it )?in|rebuil(?:t|ds?|ding)\b[^.;]{0,40}\b(?:in|with|on)|trad(?:ed|es|ing) (?:in )?[^.;]{1,40} for|expand(?:ed|s|ing)? to|(?:has|have) been (?:moved|changed|replaced|reassigned|switched|raised|lowered|increased|reduced|updated)|updat(?:ed|e|es) (?:to|the)|set to|raised|lowered|increased|decreased|reduced|extended|shortened|(?:cut|slashed|trimmed|hiked|updated)\b[^.;]{0,40}\bto\b|from [^,.;]{1,40} to|slipp(?:ed|ing)? to|shift(?:ed|s|ing)?\b[^.;]{0,30}\bto|(?:went|gone|goes|going) (?:up|down)\b|delayed (?:to|until)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|(?:hired|found|got|have|has) (?:a|an) new (?:accountant|lawyer|doctor|dentist|landlord|coach|therapist|assistant|agency|bank|designer|contractor|supplier|vendor|provider|manager|boss|ceo|cto|cfo|director|supervisor|advisor|tutor|trainer|vet|mechanic|hairdresser|barber)|(?:is|are|was|were|went|go(?:es)?|dropped|fell|rose|grew|jumped|climbed|shrank|came) (?:back )?(?:down|up) to|(?:dropped|fell|rose|grew|jumped|climbed|shrank) to)\b|→|->|=>|^(?:the |our |my |a )?new [\w-]+(?: [\w-]+)?(?::| is | are )/],
-  ['negchange', /\b(?:lost (?:my|his|her|their|our|the) job|step(?:ped|s|ping)? down|laid off|fired|broke up|sold (?:my|his|her|their|our|the)|gave (?:away|up)|moved out|shut (?:down|off)|(?:is|are|was|were) gone|cancel(?:l?ed|s|l?ing)?|closed down|turned off|switched off|sunsett(?:ed|ing)|(?:is|are|was|were|be|been|being) sunset\b|decommissioned|phased out|wound down|orphan(?:ed|ing)?|no longer|not (?:anymore|any more)|anymore|any more|no more|stopped|quit|left|dropped|removed|discontinued|retired|deprecated|gave up|isn't .* anymore|ended)\b/],
+  ['negchange', /\b(?:lost (?:my|his|her|their|our|the) job|step(?:ped|s|ping)? down|laid off|fired|broke up|sold (?:my|his|her|their|our|the)|gave (?:away|up)|moved out|shut (?:down|off)|(?:is|are|was|were) gone|cancel(?:l?ed|s|l?ing)?|closed down|turned off|switched off|sunsett(?:ed|ing)|(?:is|are|was|were|be|been|being) sunset\b|decommissioned|phased out|wound down|orphan(?:ed|ing)?|no longer|(?:rotated|rolled) off|ripped out|tore out|got rid of|not (?:anymore|any more)|anymore|any more|no more|stopped|quit|left|dropped|removed|discontinued|retired|deprecated|gave up|isn't .* anymore|ended)\b/],
   ['soft', /\b(?:now|nowadays|these days|currently|as of|since (?:the )?last \w+|(?:since|after) the (?:reorg|reorgani[sz]ation|restructur(?:e|ing)|re-?shuffle|team shuffle|shake-?up|migration|switch|move|change|merger|acquisition|rebrand)|since (?:monday|tuesday|wednesday|thursday|friday|january|february|march|april|may|june|july|august|september|october|november|december|last|yesterday|today)|from (?:now|today|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next|this|the \w+ on)|starting|effective|going forward|henceforth|latest|current|this (?:week|month|year|quarter|fall|autumn|spring|summer|winter|semester|term|season|sprint))\b/],
   ['history', /\b(?:used to|previously|formerly|originally|back (?:in (?:the day|the days|\d|school|college|high school)|when|then)|in the past|at the time|years ago|before (?:the|we|i|he|she|they)|when (?:i|we|he|she|they) (?:was|were)|as a kid|as a child|growing up|had been|once upon|old days)\b/],
   ['hypo', /\b(?:plan(?:s|ned|ning)? (?:to|on)|might|maybe|perhaps|possibly|probably|consider(?:s|ed|ing)?|thinking (?:about|of)|think about|would|could|should|if|unless|whether|hop(?:e|es|ing) to|want(?:s|ed)? to|wanna|wish|intend(?:s|ed)? to|propos(?:e|ed|al)|idea|someday|eventually|tempted|dream(?:s|ing)? of|looking (?:into|for)|(?:i|we|you|he|she|they|it) may|hypothetical|suppose)\b/],
@@ -416,6 +416,12 @@ function pluralBeforeAux(toks: Tok[], from: number): boolean {
   return false;
 }
 
+// Past forms of change verbs, which open a note of what was done ("Moved the repo to GitLab").
+const OPENING_VERBS = new Set(('switched moved migrated replaced swapped bumped upgraded downgraded raised lowered increased decreased ' +
+  'changed handed transferred reassigned dropped ditched renamed rescheduled postponed relocated rotated retired').split(' '));
+// Adverbs that stand between a subject and its verb ("backups now kick off", "Dana still leads").
+const VERB_ADVERBS = new Set(['now', 'still', 'currently', 'usually', 'always', 'never', 'often', 'typically', 'normally', 'generally', 'mostly', 'rarely', 'sometimes']);
+
 /**
  * Index of the first token that ends the subject (a verb), or -1. Auxiliaries always do; a word
  * that may be a verb or a noun ("report", "run", "updates") only when what follows starts an
@@ -425,16 +431,22 @@ function firstVerb(toks: Tok[]): number {
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
     if (t.kind === 'neg' || AUX.has(t.low)) return i;
-    const maybe = VERBS.has(t.low) || (i > 0 && t.kind === 'word' && t.low.length > 3 && /(?:[^su]s|ed)$/.test(t.low));
-    if (!maybe || t.kind !== 'word') continue;
     const next = toks[i + 1];
     const prev = toks[i - 1];
+    // "Switched outbound SMS to MessageBird": a note that opens with what was done has no subject.
+    if (i === 0 && t.kind === 'word' && OPENING_VERBS.has(t.low)) return 0;
+    // "backups now kick off at 4:00": after an adverb of time or frequency comes the verb.
+    if (i > 0 && t.kind === 'word' && prev && VERB_ADVERBS.has(prev.low)) return i;
+    const maybe = VERBS.has(t.low) || (i > 0 && t.kind === 'word' && t.low.length > 3 && /(?:[^su]s|ed)$/.test(t.low));
+    if (!maybe || t.kind !== 'word') continue;
     // "Node version for builds is 18": after a preposition or a determiner it is a noun.
     if (prev && !VERBS.has(t.low) && (HEAD_PREP.has(prev.low) || DETERMINERS.has(prev.low))) continue;
     // "Min supported Android version": a participle that qualifies the noun after it.
     if (PARTICIPLE_ADJ.has(t.low) && next && (next.kind === 'name' || (next.content && next.kind === 'word'))) continue;
     // "Annual dues are $150", "Dues for students are $75": an -s form before the verb is a plural noun.
-    if (!VERBS.has(t.low) && /[^su]s$/.test(t.low) && next && (AUX.has(next.low) || (HEAD_PREP.has(next.low) && pluralBeforeAux(toks, i + 2)))) continue;
+    // (so is one before a verb's plain form: "Nightly backups run at 2:00")
+    if (!VERBS.has(t.low) && /[^su]s$/.test(t.low) && next && (AUX.has(next.low) || (HEAD_PREP.has(next.low) && pluralBeforeAux(toks, i + 2)) ||
+      (next.kind === 'word' && VERBS.has(next.low) && !/s$/.test(next.low) && !toks[i + 2]?.content))) continue;
     // "the cluster runs version 1.27": an -s/-ed form right after a noun is its verb.
     if (prev && (prev.content || prev.kind === 'name') && /(?:[^su]s|ed)$/.test(t.low)) return i;
     if (!next || !next.content || next.kind === 'name' || next.kind === 'value' || next.kind === 'timeref') return i;
@@ -503,15 +515,37 @@ function withoutSourceOrReason(text: string): string {
 // (not "In Berlin, …", "For the API, …": a place or a purpose may qualify the subject)
 const LEADING_CLAUSE = /^\s*(?:after|since|once|when|whenever|now that|as soon as|because|following|given that|starting|beginning|as of|effective|going forward|from now on|until|before|recently|lately)\b[^,;:]{0,60},\s+(?=\S+\s+\S)/i;
 
+// "open from 8am to 8pm", "from Monday to Friday": a span, not a change from one value to another,
+// unless a verb of change comes before it ("moved from Tuesday to Thursday").
+const TIME_POINT = String.raw`(?:\d{1,2}(?::\d\d)?\s*(?:am|pm)?|noon|midnight|(?:mon|tues|wednes|thurs|fri|satur|sun)day)`;
+const TIME_SPAN = new RegExp(String.raw`\bfrom\s+(${TIME_POINT})\s+(?:to|until|till|through)\s+(${TIME_POINT})\b`, 'gi');
+const CHANGE_BEFORE = /\b(?:mov|chang|push|shift|went|go|switch|reschedul|bump|extend|cut|rais|lower|increas|decreas|reduc|shorten|expand|slipp|delay)\w*\s+(?:\S+\s+){0,4}$/i;
+
+// Opening hours in bare figures ("Support hours are 9 to 5", "open 10-6"): clock times, the second after the first.
+const HOURS_TALK = /\b(?:hours|open|opens|staffed|available|shift)\b/i;
+const BARE_HOURS = /\b(\d{1,2})\s*(?:to|-|–)\s*(\d{1,2})\b(?!\s*(?:%|[ap]m\b|:|[.,]\d|(?:days?|weeks?|months?|years?|hours?|minutes?|mins?|people|persons?|users?|seats?|items?|times|x)\b))/gi;
+
+function asRanges(text: string): string {
+  const spans = text.replace(TIME_SPAN, (m, x: string, y: string, at: number) => (CHANGE_BEFORE.test(text.slice(0, at)) ? m : `between ${x} and ${y}`));
+  if (!HOURS_TALK.test(spans)) return spans;
+  return spans.replace(BARE_HOURS, (m, x: string, y: string) => {
+    const [a, b] = [Number(x), Number(y)];
+    if (a < 1 || a > 12 || b < 1 || b > 12) return m;
+    return `between ${a}:00 and ${b <= a ? b + 12 : b}:00`;
+  });
+}
+
 const KV_RE = /^\s*([^:=\n]{1,60}?)\s*(?::|=|→|->)\s+(\S.*)$/;
 
 function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: string | null = null): SentenceInfo {
   // "Update: …", "Quick note after the reorg: …" introduce the sentence; they are not its subject.
   const led = LEAD_IN.test(full) ? full.replace(LEAD_IN, '').trim() || full : full;
-  const text = withoutSourceOrReason(withoutOpener(led)).replace(NOT_INSTEAD, ', instead of ');
+  const text = asRanges(withoutSourceOrReason(withoutOpener(led)).replace(NOT_INSTEAD, ', instead of '));
   const low = text.toLowerCase();
   const kvm = KV_RE.exec(text);
-  const kv = Boolean(kvm && kvm[1].split(/\s+/).length <= 6 && !/(?:^|\s)(?:is|are|was|were|said|says)(?:\s|$)/i.test(kvm[1]));
+  // (a clause before the colon is no key: "Newsletter cadence changed: it now goes out on Tuesdays")
+  const kv = Boolean(kvm && kvm[1].split(/\s+/).length <= 6 && !/(?:^|\s)(?:is|are|was|were|said|says)(?:\s|$)/i.test(kvm[1]) &&
+    !/\s(?:changed|updated|moved|switched|changes|moves)$/i.test(kvm[1]));
   const { toks } = tokenizeSentence(text, lowerInitial);
   // The main clause, after a leading clause of time or cause ("After the reserved instances kicked
   // in, AWS is down to $8k"): its subject is the sentence's. The clause's words stay in the sentence.
@@ -630,7 +664,10 @@ const REPLACEMENT_FORMS: Array<{ re: RegExp; order: 'old-new' | 'new-old' | 'new
   // "(replaced the Pixel in October)", "(migrated off Jenkins in March)": the old value alone
   { re: /\breplac(?:ed|es|ing)\s+(?:the |my |our |his |her |their )?(?!with\b|by\b)(.+)$/i, order: 'old' },
   { re: /\b(?:mov(?:ed|es|ing)?|migrat(?:ed|es|ing)?|switch(?:ed|es|ing)?|got|came) (?:off|away from)\s+(.+)$/i, order: 'old' },
-  { re: /\b(?:quit|dropped|ditched|left|stopped|cancel(?:l)?ed)\s+(.+?)\s*(?:,|and|;)\s+(?:\w+ )?(?:switched|moved|went|changed|turned) (?:over )?to\s+(.+)$/i, order: 'old-new', bounded: true },
+  // ("ripped out Sentry; errors go to Rollbar")
+  { re: /\b(?:quit|dropped|ditched|left|stopped|cancel(?:l)?ed|ripped out|got rid of)\s+(.+?)\s*(?:,|and|;)\s+(?:\w+ ){0,2}?(?:switched|moved|went|changed|turned|go|goes) (?:over )?to\s+(.+)$/i, order: 'old-new', bounded: true },
+  // "dropped Mixpanel for PostHog", "left Google for Stripe" (a name after "for": not "for health reasons")
+  { re: /\b(?:dropped|ditched|abandoned|ripped out|left|quit|swapped)\s+(.+?)\s+(?:for|in favou?r of)\s+(?=[\p{Lu}\d])(.+)$/u, order: 'old-new', bounded: true },
   { re: /^(.+?)\s*(?:->|→|=>)\s*(.+)$/, order: 'old-new' },
   { re: /^(.+?)\s+(?:instead of|rather than)\s+(.+)$/i, order: 'new-old' },
   { re: /\bin favou?r of\s+(.+)$/i, order: 'new' },
@@ -777,7 +814,8 @@ export function pairViews(newer0: MemoryInfo, older0: MemoryInfo, ctx: PairConte
     // ("timeout raised to 30 seconds" / "set the timeout to 30s"), whichever older sentence aligned
     // (not when it names another day: "every other Monday at 11" / "now every other Tuesday at 11").
     // (nor when it denies what the older said: "supports Python 3.8" / "does not support Python 3.8")
-    .filter(([a, b]) => a.polarity !== b.polarity || antonymSwap(a, b) || !(b.values.length && b.values.every((v) => olderValues.has(v)) &&
+    // (nor when it says a stop of it: "training for a half marathon" / "stopped training for the half marathon")
+    .filter(([a, b]) => a.polarity !== b.polarity || antonymSwap(a, b) || (b.marks.has('negchange') && !a.marks.has('negchange')) || !(b.values.length && b.values.every((v) => olderValues.has(v)) &&
       b.toks.every((t) => (t.kind !== 'name' || t.key === 'i' || older.keys.has(t.key)) && (t.kind !== 'timeref' || olderTimes.has(t.key)))))
     .map(([a, b]) => sentencePairFeatures(a, b, older, newer, ctx));
 }
@@ -888,7 +926,7 @@ const MULTI_KEY = /^(?:lik|hobby|interest|skill|languag|tag|member|friend|pet|al
 // Words of a key that make it hold one value: "preferred language", "main tool".
 const SINGLE_KEY = /^(?:prefer|preferr|favorit|main|primary|default|current|first|nativ|mother|preferred|favorite|favourite)$/;
 // Who holds a role or owns a thing: a change of holder is an update even though the subjects differ.
-const OWNERSHIP = /\b(?:owns?|owned|owner|ownership|admin|administrator|dri|po|product owner|\w+'s (?:job|task|responsibility|area|call)|pm|product manager|project manager|tech lead|assignee|assigned to|contact|approver|reviewer|lead(?:s|ing)?|led by|responsible|in charge|handles?|handled|maintain(?:s|ed|er)?|manag(?:es|ed|er)|runs|run by|on[- ]call|point of contact|poc|took over|tak(?:es|ing) over|taken over|handed|assigned|reassigned|belongs|ceo|cto|cfo|coo|head of|chair|president|captain|lead|dri|accountable|point person|goes to|is (?:\w+'s|his|hers|theirs) now)\b/;
+const OWNERSHIP = /\b(?:owns?|owned|owner|ownership|admin|administrator|dri|po|product owner|\w+'s (?:job|task|responsibility|area|call)|pm|product manager|project manager|tech lead|assignee|assigned to|contact|approver|reviewer|lead(?:s|ing)?|led by|responsible|in charge|handles?|handled|handling|maintain(?:s|ed|er)?|manag(?:es|ed|er|ing)|runs|run by|on[- ]call|point of contact|poc|took over|tak(?:es|ing) over|taken over|handed|assigned|reassigned|belongs|ceo|cto|cfo|coo|head of|chair|president|captain|lead|dri|accountable|point person|goes to|is (?:\w+'s|his|hers|theirs) now)\b/;
 
 /** Whether a short name is an abbreviation of a longer one ("pg" / "postgres", "k8s" / "kubernetes"). */
 function abbreviates(a: string, b: string): boolean {
@@ -991,6 +1029,9 @@ function antonymSwap(a: SentenceInfo, b: SentenceInfo): boolean {
   const has = (w: Set<string>, side: ReadonlySet<string>) => [...side].some((x) => w.has(x));
   return ANTONYMS.some(([x, y]) => (has(wa, x) && !has(wa, y) && has(wb, y) && !has(wb, x)) || (has(wa, y) && !has(wa, x) && has(wb, x) && !has(wb, y)));
 }
+
+// Words that say a claim was wrong, not that a fact changed.
+const CORRECTION = /\b(?:turned out|after all|(?:was|were) (?:wrong|a mistake|incorrect|a misdiagnosis|mistaken)|misdiagnos\w*|in fact|correction)\b/;
 
 /** A subject that is someone's relation ("Priya's manager", "Tom's sister"): about the relation, not the one named. */
 const relationOf = (s: Subject) => s.head !== null && !s.headIsName && RELATIONAL.has(s.head) && s.names.length > 0;
@@ -1140,6 +1181,12 @@ function subjectRelation(x: SentenceInfo, y: SentenceInfo, mx: MemoryInfo, my: M
   if (compareSubjects(withVerbHead(x, sx, sy), withVerbHead(y, sy, sx)) === 'same') return 'same';
   // "My rent is $1,850" / "The landlord raised my rent": the newer's subject acts on the older's.
   if (changedIn(sx, y)) return 'same';
+  // "The mobile app supports iOS 16" / "Minimum iOS version for the app was raised to 17": a subject
+  // qualified by the other's head ("… for the app") is an attribute of it, when the two values are
+  // of one attribute named in both ("iOS").
+  const attributeOf = (p: Subject, q: Subject, pz: SentenceInfo, qz: SentenceInfo) => p.mods.length > 0 && q.head !== null && p.mods.some((k) => same(k, q.head!)) &&
+    [...qz.attributeNames].some((k) => pz.keys.has(k));
+  if (attributeOf(sx, sy, x, y) || attributeOf(sy, sx, y, x)) return 'same';
   // A titled note's line with a subject of its own, the other's ("Q3 infra review: … CDN switched to Fastly" / "Our CDN is Cloudflare").
   if ((mx.titled || my.titled) && x.subject.keys.length && y.subject.keys.length && compareSubjects(x.subject, y.subject) === 'same') return 'same';
   const outside = (s: SentenceInfo, subject: Subject) => new Set([...s.keys].filter((k) => !subject.keys.includes(k)));
@@ -1251,7 +1298,9 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // (both count the same thing: "allows 3 projects" / "limit increased to 5 projects")
   const countedSame = a.counted.size > 0 && b.counted.size > 0 && countedMatch;
   // One figure on each side, in one unit (a price, a size, a duration, a clock time).
-  const unitOf = (x: SentenceInfo) => (x.values.length === 1 && dimensionOf(x.values[0]) !== 'figure' ? dimensionOf(x.values[0]) : null);
+  // (or a span of two: "between 9:00 and 17:00")
+  const unitOf = (x: SentenceInfo) => ((x.values.length === 1 || (x.values.length === 2 && x.toks.some((t) => t.low === 'between'))) &&
+    x.values.every((v) => dimensionOf(v) === dimensionOf(x.values[0])) && dimensionOf(x.values[0]) !== 'figure' ? dimensionOf(x.values[0]) : null);
   // (not when each counts its own thing: "64 GB of RAM" / "2 TB of disk space")
   const unitPair = unitOf(a) !== null && unitOf(a) === unitOf(b) && countedMatch;
   const rel0 = subjectRelation(a, b, older, newer);
@@ -1275,9 +1324,12 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   const subjectWords = new Set(refines(a.subject.keys, b.subject.keys) || refines(b.subject.keys, a.subject.keys) ? [...a.subject.keys, ...b.subject.keys] : []);
   const changed = hunks.flatMap((h) => [...h.a, ...h.b]).filter((t) => !(subjectWords.has(t.key) && a.keys.has(t.key) !== b.keys.has(t.key)));
   const verbish = (t: Tok) => t.kind === 'word' && (VERB_STEMS.has(t.key) || /(?:ed|ing)$/.test(t.low));
-  const dateOnly = changed.some(isDate) && changed.every((t) => isDate(t) || !t.content || verbish(t));
+  // (a cadence is a date too: "every Friday" / "every other Tuesday")
+  const dateOnly = changed.some(isDate) && changed.every((t) => isDate(t) || !t.content || verbish(t) || t.low === 'other' || t.low === 'alternate');
   // A name replaced, wherever it stands ("Alice owns billing" / "billing is Bob's now").
-  const names = (x: SentenceInfo, y: SentenceInfo) => x.toks.some((t) => t.kind === 'name' && !y.keys.has(t.key) && ![...y.keys].some((k) => alias(t.key, k)));
+  // (a short form is a word as written, not a stem: "notes" is no "Notion")
+  const names = (x: SentenceInfo, y: SentenceInfo) => x.toks.some((t) => t.kind === 'name' && !y.keys.has(t.key) &&
+    !y.toks.some((k) => k.content && alias(t.key, k.kind === 'word' ? k.low : k.key)));
   const nameChange = names(a, b) && names(b, a);
   const times = (x: SentenceInfo) => new Set(x.toks.filter((t) => t.kind === 'timeref' || (t.kind === 'value' && /^(?:19|20)\d\d$/.test(t.key))).map((t) => t.key));
   const ta = times(a);
@@ -1292,8 +1344,10 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // Paris" / "lives in Lyon" are compatible).
   // (a word and its antonym flip it too; "not open" / "closed" say the same)
   const flipped = (a.polarity !== b.polarity) !== antonymSwap(a, b);
-  const pureFlip = flipped && !valDiff && !nameChange &&
-    hunks.every((h) => h.a.filter((t) => t.content).length <= 1 && h.b.filter((t) => t.content).length <= 1);
+  // (or one said to correct it, in more words: "her penicillin allergy turned out to be wrong, she is not allergic after all")
+  const corrects = flipped && !valDiff && !nameChange && CORRECTION.test(b.text.toLowerCase()) && !CORRECTION.test(a.text.toLowerCase()) && overlap >= 0.5;
+  const pureFlip = corrects || (flipped && !valDiff && !nameChange &&
+    hunks.every((h) => h.a.filter((t) => t.content).length <= 1 && h.b.filter((t) => t.content).length <= 1));
   const multiVerb = MULTI_VERBS.test(a.text.toLowerCase()) && MULTI_VERBS.test(b.text.toLowerCase());
   // Only the date differs: a schedule moved ("starts on Monday" / "on Wednesday"), a fixed past
   // event told two ways ("was published in 2018" / "in 2020"), or another occurrence of something
@@ -1442,7 +1496,8 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
     kv_replace: kvReplace ? 1 : 0,
     // (an untitled note that says it changed is about what it names: "Emma lives in Portland with
     // her cats" / "Emma moved to Denver for a job"; a changelog's lines are each a change)
-    topic_disjoint: topicDisjoint && !(b.marks.has('change') && !older.titled && !newer.titled) ? 1 : 0,
+    // (nor one that says "now" of a name in place of the older's: "Payments now go through Adyen")
+    topic_disjoint: topicDisjoint && !((b.marks.has('change') || (b.marks.has('soft') && nameChange)) && !older.titled && !newer.titled) ? 1 : 0,
     attr_change: attrChange ? 1 : 0,
     own_subject_replaced: ownSubjectReplaced ? 1 : 0,
     value_replaced: valueReplaced ? 1 : 0,
@@ -1488,7 +1543,9 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
     negFlip: flipped,
     changeMarked,
     fixedEvent: dateChange && past && fixedEvent,
-    decisive: eligible && markedUpdate(a, b, older, newer, features, cos),
+    // (a claim of the same subject said to have been wrong is denied, whatever the model scores)
+    decisive: eligible && (markedUpdate(a, b, older, newer, features, cos) ||
+      (corrects && rel === 'same' && !older.titled && !newer.titled && cos >= MARKED_UPDATE_MIN_COSINE)),
   };
 }
 
@@ -1509,14 +1566,18 @@ const SWITCHED = /\b(?:switch(?:ed|es|ing)?|swapp?(?:ed|ing)|migrat(?:ed|es|ing)
 function markedUpdate(a: SentenceInfo, b: SentenceInfo, older: MemoryInfo, newer: MemoryInfo, f: FeatureVector, cos: number): boolean {
   if (older.titled || newer.titled || a.past || a.marks.has('change') || a.marks.has('negchange')) return false;
   const value = f.val_diff || f.name_change || f.swap || f.kv_replace;
-  const marked = f.change_new || f.negchange_new || (f.soft_new && value);
+  // ("currently" or "now" between two chat lines about two things marks nothing: "I'm currently in a
+  // tournament" / "I'm currently playing an RPG")
+  const marked = f.change_new || f.negchange_new || (f.soft_new && value && !chatApart(a, b, f.overlap));
   // (between chat lines, a subject not known to differ counts only when the sentences share most of
   // their words: "Gina: Hey Maria, great to chat" / "Maria: Hey John, great news - I'm now friends with…")
-  const sameSubject = f.subj_same || ((f.name_change_same_subj || f.val_diff_same_subj) && !chatApart(a, b, f.overlap));
+  // (or a subject not known to differ, when the newer names the older's value as the one replaced: "Our
+  // analytics run on Mixpanel" / "We dropped Mixpanel for PostHog")
+  const sameSubject = f.subj_same || ((f.name_change_same_subj || f.val_diff_same_subj || (f.swap && f.swap_chain && !f.subj_diff)) && !chatApart(a, b, f.overlap));
   const shortNotes = older.sentences.length === 1 && newer.sentences.length <= 2;
   // (a holder replaced, or a stop of what the older states, is that shape too: "Our new contact at the
   // bank is Fatima" / "Greg is our point of contact at the bank"; "User sold their car" / "commutes by car")
-  return Boolean((f.marked_replacement || f.ownership_change || f.stopped) && sameSubject && marked && cos >= MARKED_UPDATE_MIN_COSINE &&
+  return Boolean((f.marked_replacement || f.ownership_change || f.stopped || (f.swap && f.swap_chain)) && sameSubject && marked && cos >= MARKED_UPDATE_MIN_COSINE &&
     !f.topic_disjoint && !f.multi_verb && !f.hypo && !f.future && !f.history &&
     (value || f.date_moved || f.ownership_change || f.stopped || (f.first_both && shortNotes) || (f.replaced && SWITCHED.test(b.text.toLowerCase()) && f.overlap >= 0.5 && shortNotes)));
 }
