@@ -91,6 +91,9 @@ const UPDATES: Array<[string, string, V, string]> = [
   ['Layla is allergic to penicillin.', "Layla's penicillin allergy turned out to be wrong, she is not allergic after all.", 'semantic_conflict', 'a claim corrected'],
   ['The newsletter goes out every Friday.', 'Newsletter cadence changed: it now goes out every other Tuesday.', 'rdf_conflict', 'a cadence, after a clause with a colon'],
   ['Deploys to prod require two approvals.', 'Only one approval is needed for prod deploys from now on.', 'rdf_conflict', '"only one" counts'],
+  ['Default branch: master', 'We renamed the default branch to main.', 'rdf_conflict', 'a one-line note, renamed'],
+  ['We send transactional email through SendGrid.', 'Transactional emails are sent via Postmark since March.', 'rdf_conflict', '"via" names the value, not a source'],
+  ['Meeting notes 3/14: agreed to ship v2 in April. Ravi owns the migration plan.', 'Ravi handed the migration plan to Sunita when he went on leave.', 'rdf_conflict', '"plan to" is no plan here'],
 ];
 
 const LOOK_ALIKES: Array<[string, string, string]> = [
@@ -144,6 +147,7 @@ const LOOK_ALIKES: Array<[string, string, string]> = [
   ["Nate: I'm currently participating in the video game tournament again and it's intense!", 'Nate: I\'m currently playing this awesome fantasy RPG called "Xenoblade Chronicles"!', '"currently" in two chat lines about two things'],
   ['Gym hours are 6 to 10 on weekdays.', 'The pool is open from 7am to 9pm.', 'another facility\'s hours'],
   ['The office is open from 9am to 5pm.', 'The office is open from 9am to 5pm, Monday to Friday.', 'a span is no change from one value to another'],
+  ['xmlbuilder: Added the spacebeforeslash writer option to add a space character before closing tags of empty elements. See #114.', 'xmlbuilder: Calling end() with arguments no longer overwrites writer options. See #120.', 'issue numbers are no values, and a denial of something else stops nothing'],
 ];
 
 const CONVERSATIONAL = (JSON.parse(readFileSync(new URL('../fixtures/contradictions-conversational.json', import.meta.url), 'utf8')) as {

@@ -200,13 +200,13 @@ const MARKERS: Array<[Mark, RegExp]> = [
   ['negchange', /\b(?:lost (?:my|his|her|their|our|the) job|step(?:ped|s|ping)? down|laid off|fired|broke up|sold (?:my|his|her|their|our|the)|gave (?:away|up)|moved out|shut (?:down|off)|(?:is|are|was|were) gone|cancel(?:l?ed|s|l?ing)?|closed down|turned off|switched off|sunsett(?:ed|ing)|(?:is|are|was|were|be|been|being) sunset\b|decommissioned|phased out|wound down|orphan(?:ed|ing)?|no longer|(?:rotated|rolled) off|ripped out|tore out|got rid of|not (?:anymore|any more)|anymore|any more|no more|stopped|quit|left|dropped|removed|discontinued|retired|deprecated|gave up|isn't .* anymore|ended)\b/],
   ['soft', /\b(?:now|nowadays|these days|currently|as of|since (?:the )?last \w+|(?:since|after) the (?:reorg|reorgani[sz]ation|restructur(?:e|ing)|re-?shuffle|team shuffle|shake-?up|migration|switch|move|change|merger|acquisition|rebrand)|since (?:monday|tuesday|wednesday|thursday|friday|january|february|march|april|may|june|july|august|september|october|november|december|last|yesterday|today)|from (?:now|today|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next|this|the \w+ on)|starting|effective|going forward|henceforth|latest|current|this (?:week|month|year|quarter|fall|autumn|spring|summer|winter|semester|term|season|sprint))\b/],
   ['history', /\b(?:used to|previously|formerly|originally|back (?:in (?:the day|the days|\d|school|college|high school)|when|then)|in the past|at the time|years ago|before (?:the|we|i|he|she|they)|when (?:i|we|he|she|they) (?:was|were)|as a kid|as a child|growing up|had been|once upon|old days)\b/],
-  ['hypo', /\b(?:plan(?:s|ned|ning)? (?:to|on)|might|maybe|perhaps|possibly|probably|consider(?:s|ed|ing)?|thinking (?:about|of)|think about|would|could|should|if|unless|whether|hop(?:e|es|ing) to|want(?:s|ed)? to|wanna|wish|intend(?:s|ed)? to|propos(?:e|ed|al)|idea|someday|eventually|tempted|dream(?:s|ing)? of|looking (?:into|for)|(?:i|we|you|he|she|they|it) may|hypothetical|suppose)\b/],
+  ['hypo', /\b(?:(?:plan(?:s|ned|ning)|(?:i|we|you|they|to|still|also) plan) (?:to|on)|might|maybe|perhaps|possibly|probably|consider(?:s|ed|ing)?|thinking (?:about|of)|think about|would|could|should|if|unless|whether|hop(?:e|es|ing) to|want(?:s|ed)? to|wanna|wish|intend(?:s|ed)? to|propos(?:e|ed|al)|idea|someday|eventually|tempted|dream(?:s|ing)? of|looking (?:into|for)|(?:i|we|you|he|she|they|it) may|hypothetical|suppose)\b/],
   ['future', /\b(?:will|going to|gonna|is to|are to|next (?:week|month|year|quarter|sprint|time)|upcoming|soon|tomorrow)\b/],
   ['multi', /\b(?:another|also|too(?=\s*(?:[,.!?;]|$))|as well|additional(?:ly)?|(?<!every )other|both|extra|more|again|add(?:ed|s|ing)?|plus|second|third|fourth|fifth|one more|new (?:hobby|friend|pet|puppy|dog|cat|member|club|class|course))\b/],
 ];
 
 // What may happen, not what is: a plan, a wish, a maybe.
-const PLANNED = /\b(?:might|could|would|maybe|perhaps|possibly|consider(?:s|ed|ing)?|thinking (?:about|of)|plan(?:s|ned|ning)? (?:to|on)|want(?:s|ed)? to|hop(?:e|es|ing) to|(?:i|we|you|he|she|they|it) may)\b/;
+const PLANNED = /\b(?:might|could|would|maybe|perhaps|possibly|consider(?:s|ed|ing)?|thinking (?:about|of)|(?:plan(?:s|ned|ning)|(?:i|we|you|they|to|still|also) plan) (?:to|on)|want(?:s|ed)? to|hop(?:e|es|ing) to|(?:i|we|you|he|she|they|it) may)\b/;
 
 // "No more nights", "any more": an end, not an addition; nor "moved to another branch".
 const NO_MORE = /\b(?:no|any) more\b/g;
@@ -498,7 +498,8 @@ const NOT_INSTEAD = /,\s*not\s+(?=(?:the\s+|a\s+|an\s+)?[\p{Lu}\d$])/gu;
 
 // Who said it is not what was said: "…, per Lee", "(according to finance)", "According to Dana, …".
 // ("per" only before a name or "the …": "per Lee", "per the vendor", never "per month")
-const ATTRIBUTION_END = /[\s,;(—–-]+(?:per (?=\p{Lu}|the )|[Aa]ccording to |[Aa]s (?:told|said|confirmed) by |via (?=\p{Lu})|h\/t )[^,.;:()]{1,40}\)?[.!]?\s*$/u;
+// ("via" only after a comma, a dash or a bracket: "sent via Postmark" names the value)
+const ATTRIBUTION_END = /(?:[\s,;(—–-]+(?:per (?=\p{Lu}|the )|[Aa]ccording to |[Aa]s (?:told|said|confirmed) by |h\/t )|\s*[,;(—–-]\s*via (?=\p{Lu}))[^,.;:()]{1,40}\)?[.!]?\s*$/u;
 const ATTRIBUTION_START = /^(?:[Pp]er (?=\p{Lu}|the )|[Aa]ccording to )[^,;:]{1,40},\s*(?=\S)/u;
 
 // Why it changed is not what changed: "Launch slipped to June 2 because of the payments audit".
@@ -514,6 +515,16 @@ function withoutSourceOrReason(text: string): string {
 // A clause of time or cause that opens a sentence and ends at a comma, before a main clause of its own.
 // (not "In Berlin, …", "For the API, …": a place or a purpose may qualify the subject)
 const LEADING_CLAUSE = /^\s*(?:after|since|once|when|whenever|now that|as soon as|because|following|given that|starting|beginning|as of|effective|going forward|from now on|until|before|recently|lately)\b[^,;:]{0,60},\s+(?=\S+\s+\S)/i;
+
+// References to an issue or a pull request ("See #120.", "(Closes: #411677)") are no values.
+// ("Ticket #4812 is assigned to Priya" keeps its number: it names the ticket)
+const ISSUE_REF = /\s*\(?\b(?:closes|fixes|fixed|see|bug|issue|pr|lp):?\s*#\d+\)?\.?|\s*\(#\d+\)/gi;
+
+/** A sentence without its issue references ("See #120." alone reads "See issue."). */
+function withoutIssueRefs(text: string): string {
+  const cut = text.replace(ISSUE_REF, '').trim();
+  return cut ? cut : text.replace(/#\d+/g, 'issue');
+}
 
 // "open from 8am to 8pm", "from Monday to Friday": a span, not a change from one value to another,
 // unless a verb of change comes before it ("moved from Tuesday to Thursday").
@@ -540,7 +551,7 @@ const KV_RE = /^\s*([^:=\n]{1,60}?)\s*(?::|=|→|->)\s+(\S.*)$/;
 function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: string | null = null): SentenceInfo {
   // "Update: …", "Quick note after the reorg: …" introduce the sentence; they are not its subject.
   const led = LEAD_IN.test(full) ? full.replace(LEAD_IN, '').trim() || full : full;
-  const text = asRanges(withoutSourceOrReason(withoutOpener(led)).replace(NOT_INSTEAD, ', instead of '));
+  const text = asRanges(withoutIssueRefs(withoutSourceOrReason(withoutOpener(led))).replace(NOT_INSTEAD, ', instead of '));
   const low = text.toLowerCase();
   const kvm = KV_RE.exec(text);
   // (a clause before the colon is no key: "Newsletter cadence changed: it now goes out on Tuesdays")
@@ -1053,6 +1064,12 @@ function withAcronyms(x: Subject, y: Subject): Subject {
   return { ...y, keys, head, names: y.names.filter((n) => keys.includes(n)) };
 }
 
+/** A name of `x` spells the initials of words of `y` ("MAU" / "monthly active users"). */
+const acronymIn = (x: Subject, y: Subject) => {
+  const spelled = withAcronyms(x, y);
+  return spelled !== y && spelled.keys.some((k) => x.names.includes(k));
+};
+
 /** How two subjects relate: names decide when both have them; a different relational head is another subject. */
 function compareSubjects(x0: Subject, y0: Subject): 'same' | 'different' {
   const x = withAcronyms(y0, x0);
@@ -1251,6 +1268,7 @@ export function alignedPairs(newer: MemoryInfo, older: MemoryInfo, k = ALIGNED_P
   const counts = new Uint16Array(older.sentences.length);
   for (const b of newer.sentences) {
     const bNames = nameKeysOf(b);
+    const bAcronyms = b.subject.names.filter((n) => n.length >= 2 && n.length <= 5);
     counts.fill(0);
     for (const key of b.keys) for (const i of withKey.get(key) ?? []) counts[i]++;
     for (let i = 0; i < older.sentences.length; i++) {
@@ -1260,6 +1278,8 @@ export function alignedPairs(newer: MemoryInfo, older: MemoryInfo, k = ALIGNED_P
       if (!shared) for (const n of bNames) if (olderNames[i].some((x) => alias(n, x))) shared++;
       // So does a subject written short ("The repo" / "Repository").
       if (!shared) for (const n of b.subject.keys) if (a.subject.keys.some((x) => x !== n && same(n, x))) shared++;
+      // Or as an acronym, either way ("MAU" / "Monthly active users").
+      if (!shared && (bAcronyms.length || a.subject.names.length) && (acronymIn(b.subject, a.subject) || acronymIn(a.subject, b.subject))) shared++;
       if (shared === 0) {
         const sameSpeaker = (a.subjectKind === 'first' && b.subjectKind === 'first' && !otherSpeakers(a, b)) || speaks(a, b.subject) || speaks(b, a.subject);
         if (!sameSpeaker && !corefers(b, newer, a) && !corefers(a, older, b)) continue;
@@ -1430,7 +1450,8 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // "We don't use Slack anymore": the same thing, now denied with a marker of change; or a stop in
   // so many words of what the older states in the present, its object named again ("The user
   // drinks oat milk" / "stopped drinking oat milk"; "Sara works at Google" / "Sara left Google in June").
-  const stopped = rel !== 'different' && b.marks.has('negchange') && (pureFlip || flipped ||
+  // (a denial of something else the sentence says, "no longer overwrites writer options" / "Added the writer option", is not)
+  const stopped = rel !== 'different' && b.marks.has('negchange') && (pureFlip || (flipped && overlap >= 0.5) ||
     (!a.past && !a.marks.has('negchange') && !b.marks.has('history') && overlap >= 0.5 && stopsWhatOlderSays(a, b)));
   const features: FeatureVector = {
     cos,
@@ -1561,10 +1582,12 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
  * the same shape: an older note whose object is a name or a figure.)
  */
 // A switch in so many words ("switched to light mode"), not just news ("his new job").
-const SWITCHED = /\b(?:switch(?:ed|es|ing)?|swapp?(?:ed|ing)|migrat(?:ed|es|ing)|replac(?:ed|es|ing)|(?:changed|moved) (?:\w+ )?to)\b/;
+const SWITCHED = /\b(?:switch(?:ed|es|ing)?|swapp?(?:ed|ing)|migrat(?:ed|es|ing)|replac(?:ed|es|ing)|renam(?:ed|es|ing)|(?:changed|moved) (?:\w+ )?to)\b/;
 
 function markedUpdate(a: SentenceInfo, b: SentenceInfo, older: MemoryInfo, newer: MemoryInfo, f: FeatureVector, cos: number): boolean {
-  if (older.titled || newer.titled || a.past || a.marks.has('change') || a.marks.has('negchange')) return false;
+  // (a one-line `key: value` note is a note, not a changelog's title: "Default branch: master")
+  const note = older.sentences.length === 1 && a.kvShort;
+  if ((older.titled && !note) || newer.titled || a.past || a.marks.has('change') || a.marks.has('negchange')) return false;
   const value = f.val_diff || f.name_change || f.swap || f.kv_replace;
   // ("currently" or "now" between two chat lines about two things marks nothing: "I'm currently in a
   // tournament" / "I'm currently playing an RPG")
