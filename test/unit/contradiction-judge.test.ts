@@ -94,6 +94,9 @@ const UPDATES: Array<[string, string, V, string]> = [
   ['Default branch: master', 'We renamed the default branch to main.', 'rdf_conflict', 'a one-line note, renamed'],
   ['We send transactional email through SendGrid.', 'Transactional emails are sent via Postmark since March.', 'rdf_conflict', '"via" names the value, not a source'],
   ['Meeting notes 3/14: agreed to ship v2 in April. Ravi owns the migration plan.', 'Ravi handed the migration plan to Sunita when he went on leave.', 'rdf_conflict', '"plan to" is no plan here'],
+  ['I drive a 2016 Golf.', 'Sold the Golf. Getting around on an e-bike for now.', 'rdf_conflict', 'a note that opens with what its writer did'],
+  ['Daniela heads up customer success.', 'CS is now led by Femi; Daniela took a role in sales.', 'rdf_conflict', 'who heads a team, named by its initials'],
+  ['Marta is pregnant with her first child.', "Marta isn't pregnant, that was a misunderstanding; it was her sister.", 'semantic_conflict', 'a misunderstanding corrected'],
 ];
 
 const LOOK_ALIKES: Array<[string, string, string]> = [

@@ -419,6 +419,8 @@ function pluralBeforeAux(toks: Tok[], from: number): boolean {
 // Past forms of change verbs, which open a note of what was done ("Moved the repo to GitLab").
 const OPENING_VERBS = new Set(('switched moved migrated replaced swapped bumped upgraded downgraded raised lowered increased decreased ' +
   'changed handed transferred reassigned dropped ditched renamed rescheduled postponed relocated rotated retired').split(' '));
+// A past form that can open a note of what its writer did.
+const PAST_OPENER = /^(?:\w{3,}ed|sold|bought|quit|left|got|took|made|began|went|came|gave|kept|ran|put|set|cut|sent|spent|paid|met|found|built|wrote|lost|won)$/;
 // Adverbs that stand between a subject and its verb ("backups now kick off", "Dana still leads").
 const VERB_ADVERBS = new Set(['now', 'still', 'currently', 'usually', 'always', 'never', 'often', 'typically', 'normally', 'generally', 'mostly', 'rarely', 'sometimes']);
 
@@ -581,7 +583,9 @@ function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: stri
     complement && complement.kind === 'name') {
     subject = subjectOf(subjectToks.slice(0, -1));
   }
-  const subjectKind: SentenceInfo['subjectKind'] = subjectToks.some((t) => t.kind === 'pron1')
+  // A note that opens with what its writer did ("Sold the Golf.", "Switched SMS to MessageBird") speaks in the first person.
+  const doneByWriter = !kv && verb === 0 && main[0]?.kind === 'word' && PAST_OPENER.test(main[0].low);
+  const subjectKind: SentenceInfo['subjectKind'] = subjectToks.some((t) => t.kind === 'pron1') || doneByWriter
     ? 'first'
     : subject.keys.length
       ? 'named'
@@ -937,7 +941,7 @@ const MULTI_KEY = /^(?:lik|hobby|interest|skill|languag|tag|member|friend|pet|al
 // Words of a key that make it hold one value: "preferred language", "main tool".
 const SINGLE_KEY = /^(?:prefer|preferr|favorit|main|primary|default|current|first|nativ|mother|preferred|favorite|favourite)$/;
 // Who holds a role or owns a thing: a change of holder is an update even though the subjects differ.
-const OWNERSHIP = /\b(?:owns?|owned|owner|ownership|admin|administrator|dri|po|product owner|\w+'s (?:job|task|responsibility|area|call)|pm|product manager|project manager|tech lead|assignee|assigned to|contact|approver|reviewer|lead(?:s|ing)?|led by|responsible|in charge|handles?|handled|handling|maintain(?:s|ed|er)?|manag(?:es|ed|er|ing)|runs|run by|on[- ]call|point of contact|poc|took over|tak(?:es|ing) over|taken over|handed|assigned|reassigned|belongs|ceo|cto|cfo|coo|head of|chair|president|captain|lead|dri|accountable|point person|goes to|is (?:\w+'s|his|hers|theirs) now)\b/;
+const OWNERSHIP = /\b(?:owns?|owned|owner|ownership|admin|administrator|dri|po|product owner|\w+'s (?:job|task|responsibility|area|call)|pm|product manager|project manager|tech lead|assignee|assigned to|contact|approver|reviewer|lead(?:s|ing)?|led by|heads up|headed by|responsible|in charge|handles?|handled|handling|maintain(?:s|ed|er)?|manag(?:es|ed|er|ing)|runs|run by|on[- ]call|point of contact|poc|took over|tak(?:es|ing) over|taken over|handed|assigned|reassigned|belongs|ceo|cto|cfo|coo|head of|chair|president|captain|lead|dri|accountable|point person|goes to|is (?:\w+'s|his|hers|theirs) now)\b/;
 
 /** Whether a short name is an abbreviation of a longer one ("pg" / "postgres", "k8s" / "kubernetes"). */
 function abbreviates(a: string, b: string): boolean {
@@ -1042,7 +1046,7 @@ function antonymSwap(a: SentenceInfo, b: SentenceInfo): boolean {
 }
 
 // Words that say a claim was wrong, not that a fact changed.
-const CORRECTION = /\b(?:turned out|after all|(?:was|were) (?:wrong|a mistake|incorrect|a misdiagnosis|mistaken)|misdiagnos\w*|in fact|correction)\b/;
+const CORRECTION = /\b(?:turned out|after all|(?:was|were) (?:wrong|a mistake|incorrect|a misdiagnosis|mistaken)|misdiagnos\w*|misunderst\w*|mix-?up|in fact|correction)\b/;
 
 /** A subject that is someone's relation ("Priya's manager", "Tom's sister"): about the relation, not the one named. */
 const relationOf = (s: Subject) => s.head !== null && !s.headIsName && RELATIONAL.has(s.head) && s.names.length > 0;
