@@ -150,6 +150,7 @@ const LOOK_ALIKES: Array<[string, string, string]> = [
   ["Nate: I'm currently participating in the video game tournament again and it's intense!", 'Nate: I\'m currently playing this awesome fantasy RPG called "Xenoblade Chronicles"!', '"currently" in two chat lines about two things'],
   ['Gym hours are 6 to 10 on weekdays.', 'The pool is open from 7am to 9pm.', 'another facility\'s hours'],
   ['The office is open from 9am to 5pm.', 'The office is open from 9am to 5pm, Monday to Friday.', 'a span is no change from one value to another'],
+  ['The office opens at 9.', 'The office will open at 10 on Boxing Day.', 'a holiday is one day, not a new rule'],
   ['xmlbuilder: Added the spacebeforeslash writer option to add a space character before closing tags of empty elements. See #114.', 'xmlbuilder: Calling end() with arguments no longer overwrites writer options. See #120.', 'issue numbers are no values, and a denial of something else stops nothing'],
 ];
 

@@ -1045,6 +1045,9 @@ function antonymSwap(a: SentenceInfo, b: SentenceInfo): boolean {
   return ANTONYMS.some(([x, y]) => (has(wa, x) && !has(wa, y) && has(wb, y) && !has(wb, x)) || (has(wa, y) && !has(wa, x) && has(wb, x) && !has(wb, y)));
 }
 
+// A holiday names one day, not a new rule.
+const HOLIDAY = /\b(?:on|over|for|during) (?:the )?(?:christmas(?: eve| day)?|boxing day|new year'?s(?: eve| day)?|easter(?: monday)?|thanksgiving|labou?r day|memorial day|independence day|bank holidays?|public holidays?|holidays?)\b/;
+
 // Words that say a claim was wrong, not that a fact changed.
 const CORRECTION = /\b(?:turned out|after all|(?:was|were) (?:wrong|a mistake|incorrect|a misdiagnosis|mistaken)|misdiagnos\w*|misunderst\w*|mix-?up|in fact|correction)\b/;
 
@@ -1537,7 +1540,9 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   const onlyNewerTimes = [...tb].some((t) => !ta.has(t)) && [...ta].every((t) => tb.has(t));
   // (a version released on a day is the version from then on: "3.2.1" / "version 3.4.0 went out today")
   const released = valDiff && a.versions > 0 && b.versions > 0;
-  const oneOff = onlyNewerTimes && !released && (b.past || [...tb].some((t) => WEEKDAY.test(t) && !ta.has(t)));
+  // (or a holiday: "The office will open at 10 on Boxing Day")
+  const holiday = (x: SentenceInfo) => HOLIDAY.test(x.text.toLowerCase());
+  const oneOff = (onlyNewerTimes && !released && (b.past || [...tb].some((t) => WEEKDAY.test(t) && !ta.has(t)))) || (holiday(b) && !holiday(a));
   // The older told of a past period the newer does not name ("Last year the conference was in
   // Lisbon" / "This year's conference is in Valencia"): both can hold, whatever marks the newer.
   const pastPeriod = a.past && timeDiff && !dateOnly && [...ta].some((t) => /^(?:last-|yesterday$|(?:19|20)\d\d$)/.test(t));
