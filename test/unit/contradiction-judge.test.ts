@@ -97,6 +97,7 @@ const UPDATES: Array<[string, string, V, string]> = [
   ['I drive a 2016 Golf.', 'Sold the Golf. Getting around on an e-bike for now.', 'rdf_conflict', 'a note that opens with what its writer did'],
   ['Daniela heads up customer success.', 'CS is now led by Femi; Daniela took a role in sales.', 'rdf_conflict', 'who heads a team, named by its initials'],
   ['Marta is pregnant with her first child.', "Marta isn't pregnant, that was a misunderstanding; it was her sister.", 'semantic_conflict', 'a misunderstanding corrected'],
+  ['We deploy with Capistrano.', 'Since the Kubernetes move, deploys go through Argo CD; Capistrano is gone.', 'rdf_conflict', 'the old value gone beside a new one'],
 ];
 
 const LOOK_ALIKES: Array<[string, string, string]> = [

@@ -138,6 +138,7 @@ const STOP = new Set(
     'what which who whom whose when where why how if while because until after before since up down out off again ' +
     'oh wow hey yeah yes ok okay well like get got gets getting go goes going gone make made thing things stuff last next ' +
     'now currently still just recently finally officially already actually meanwhile per again new old current latest previous ' +
+    'through via across within without between against toward towards around during upon among ' +
     'one ones something anything everything nothing someone anyone everyone lol haha').split(' '),
 );
 const PRON1 = new Set(['i', 'me', 'my', 'mine', 'myself', 'we', 'us', 'our', 'ours', 'ourselves']);
@@ -1609,7 +1610,8 @@ function markedUpdate(a: SentenceInfo, b: SentenceInfo, older: MemoryInfo, newer
   const shortNotes = older.sentences.length === 1 && newer.sentences.length <= 2;
   // (a holder replaced, or a stop of what the older states, is that shape too: "Our new contact at the
   // bank is Fatima" / "Greg is our point of contact at the bank"; "User sold their car" / "commutes by car")
-  return Boolean((f.marked_replacement || f.ownership_change || f.stopped || (f.swap && f.swap_chain)) && sameSubject && marked && cos >= MARKED_UPDATE_MIN_COSINE &&
+  // (and the newer naming the older's value as replaced, or as gone beside a new one: "deploys go through Argo CD; Capistrano is gone")
+  return Boolean((f.marked_replacement || f.ownership_change || f.stopped || (f.swap && (f.swap_chain || f.negchange_new))) && sameSubject && marked && cos >= MARKED_UPDATE_MIN_COSINE &&
     !f.topic_disjoint && !f.multi_verb && !f.hypo && !f.future && !f.history &&
     (value || f.date_moved || f.ownership_change || f.stopped || (f.first_both && shortNotes) || (f.replaced && SWITCHED.test(b.text.toLowerCase()) && f.overlap >= 0.5 && shortNotes)));
 }
