@@ -98,6 +98,9 @@ const UPDATES: Array<[string, string, V, string]> = [
   ['Daniela heads up customer success.', 'CS is now led by Femi; Daniela took a role in sales.', 'rdf_conflict', 'who heads a team, named by its initials'],
   ['Marta is pregnant with her first child.', "Marta isn't pregnant, that was a misunderstanding; it was her sister.", 'semantic_conflict', 'a misunderstanding corrected'],
   ['We deploy with Capistrano.', 'Since the Kubernetes move, deploys go through Argo CD; Capistrano is gone.', 'rdf_conflict', 'the old value gone beside a new one'],
+  ['Node version: 18.19', 'node version bumped to 20.11', 'rdf_conflict', 'a note\'s figure, its key named again as the subject'],
+  ['Region: us-east-1', 'Region: eu-west-1 (moved for GDPR)', 'rdf_conflict', '"us-" is no pronoun, and a value\'s brackets are no part of it'],
+  ['Build time: ~14 min', 'build time down to 6 min after caching', 'rdf_conflict', '"down to" in a terse note'],
 ];
 
 const LOOK_ALIKES: Array<[string, string, string]> = [
@@ -152,6 +155,7 @@ const LOOK_ALIKES: Array<[string, string, string]> = [
   ['Gym hours are 6 to 10 on weekdays.', 'The pool is open from 7am to 9pm.', 'another facility\'s hours'],
   ['The office is open from 9am to 5pm.', 'The office is open from 9am to 5pm, Monday to Friday.', 'a span is no change from one value to another'],
   ['The office opens at 9.', 'The office will open at 10 on Boxing Day.', 'a holiday is one day, not a new rule'],
+  ['Release cadence: every 2 weeks', 'Release cadence: fortnightly', 'a cadence restated'],
   ['xmlbuilder: Added the spacebeforeslash writer option to add a space character before closing tags of empty elements. See #114.', 'xmlbuilder: Calling end() with arguments no longer overwrites writer options. See #120.', 'issue numbers are no values, and a denial of something else stops nothing'],
 ];
 

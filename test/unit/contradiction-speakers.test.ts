@@ -11,7 +11,7 @@ describe('speakerLabel', () => {
   });
 
   it('leaves notes and lead-ins alone', () => {
-    for (const line of ['Owner: Dana', 'deploy owner: dana', 'Deploy target: us-east-1', 'Q3 budget: $1.2M', 'Update: we moved to GCP!', 'Alice: lives in Berlin']) {
+    for (const line of ['Owner: Dana', 'deploy owner: dana', 'Deploy target: us-east-1', 'Region: us-east-1', 'Q3 budget: $1.2M', 'Update: we moved to GCP!', 'Alice: lives in Berlin']) {
       expect(speakerLabel(line), line).toBeNull();
     }
   });

@@ -197,7 +197,7 @@ const CONTRACTIONS: Array<[RegExp, string]> = [
 
 // Markers, matched on the lower-cased sentence.
 const MARKERS: Array<[Mark, RegExp]> = [
-  ['change', /\b(?:(?:ownership|responsibility|custody|control)\b[^.;]{0,30}\b(?:went|goes|passed|moved|transferred|shifted) to|relocat(?:ed|es|ing|e)|switch(?:ed|es|ing)?|swapp?(?:ed|ing)?|migrat(?:ed|ing|e)|moved|moving|replac(?:ed|es|ing|ement)|instead|took over|tak(?:es|ing) over|(?:took|takes|taking|take) [^.;]{1,40} over\b(?! to\b)|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|in favou?r of|superseded|succeeded by|renamed|changed|chang(?:es|ing) (?:to|from)|now (?:uses?|runs?|owns?|leads?|handles?|lives?|works?|is|are|at|in|on|with|under|reports?|costs?|points?|belongs?|goes|managed|handled|owned|run|led)|is now|are now|has become|became|taken over|new (?:owner|lead|manager|maintainer|home|address|office|vendor|provider|supplier|host|tool|job|role|team|boss|number|price|plan|version|default|limit|location|contact|on-call|point of contact|email|e-mail|phone|url|website|domain|password|username|handle)|convert(?:ed|s)? (?:to|into)|switch(?:ed)? back|(?:found|got|landed|started|took|accepted) (?:a|an|my|his|her|their|our) (?:new )?(?:job|position|role|place|apartment|house)|bump(?:ed|s)?|upgrad(?:ed|e|es|ing)|downgrad(?:ed|e|es|ing)|pushed (?:back |out )?to|postponed|rescheduled|brought forward|mov(?:es|ed) (?:up |back )?to|move (?:[^.;,]{1,30} )?to\b|scaled\b[^.;]{0,30}\bto|joined (?!(?:the|a|an|our|my|his|her|their|us|them|me|in|as)\b)|hand(?:s|ed|ing)? [^.;]{1,40} (?:(?:over|off) )?to|revis(?:ed|es|ing|e)|(?:re|up|down)siz(?:ed|es|ing)\b[^.;]{0,40}\bto|promoted|(?:is|are|was) gone|went from|rewr(?:ote|itten) (?:it )?in|rebuil(?:t|ds?|ding)\b[^.;]{0,40}\b(?:in|with|on)|trad(?:ed|es|ing) (?:in )?[^.;]{1,40} for|expand(?:ed|s|ing)? to|(?:has|have) been (?:moved|changed|replaced|reassigned|switched|raised|lowered|increased|reduced|updated)|updat(?:ed|e|es) (?:to|the)|set to|raised|lowered|increased|decreased|reduced|extended|shortened|(?:cut|slashed|trimmed|hiked|updated)\b[^.;]{0,40}\bto\b|from [^,.;]{1,40} to|slipp(?:ed|ing)? to|shift(?:ed|s|ing)?\b[^.;]{0,30}\bto|(?:went|gone|goes|going) (?:up|down)\b|delayed (?:to|until)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|(?:hired|found|got|have|has) (?:a|an) new (?:accountant|lawyer|doctor|dentist|landlord|coach|therapist|assistant|agency|bank|designer|contractor|supplier|vendor|provider|manager|boss|ceo|cto|cfo|director|supervisor|advisor|tutor|trainer|vet|mechanic|hairdresser|barber)|(?:is|are|was|were|went|go(?:es)?|dropped|fell|rose|grew|jumped|climbed|shrank|came) (?:back )?(?:down|up) to|(?:dropped|fell|rose|grew|jumped|climbed|shrank) to)\b|→|->|=>|^(?:the |our |my |a )?new [\w-]+(?: [\w-]+)?(?::| is | are )/],
+  ['change', /\b(?:(?:ownership|responsibility|custody|control)\b[^.;]{0,30}\b(?:went|goes|passed|moved|transferred|shifted) to|relocat(?:ed|es|ing|e)|switch(?:ed|es|ing)?|swapp?(?:ed|ing)?|migrat(?:ed|ing|e)|moved|moving|replac(?:ed|es|ing|ement)|instead|took over|tak(?:es|ing) over|(?:took|takes|taking|take) [^.;]{1,40} over\b(?! to\b)|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|in favou?r of|superseded|succeeded by|renamed|changed|chang(?:es|ing) (?:to|from)|now (?:uses?|runs?|owns?|leads?|handles?|lives?|works?|is|are|at|in|on|with|under|reports?|costs?|points?|belongs?|goes|managed|handled|owned|run|led)|is now|are now|has become|became|taken over|new (?:owner|lead|manager|maintainer|home|address|office|vendor|provider|supplier|host|tool|job|role|team|boss|number|price|plan|version|default|limit|location|contact|on-call|point of contact|email|e-mail|phone|url|website|domain|password|username|handle)|convert(?:ed|s)? (?:to|into)|switch(?:ed)? back|(?:found|got|landed|started|took|accepted) (?:a|an|my|his|her|their|our) (?:new )?(?:job|position|role|place|apartment|house)|bump(?:ed|s)?|upgrad(?:ed|e|es|ing)|downgrad(?:ed|e|es|ing)|pushed (?:back |out )?to|postponed|rescheduled|brought forward|mov(?:es|ed) (?:up |back )?to|move (?:[^.;,]{1,30} )?to\b|scaled\b[^.;]{0,30}\bto|joined (?!(?:the|a|an|our|my|his|her|their|us|them|me|in|as)\b)|hand(?:s|ed|ing)? [^.;]{1,40} (?:(?:over|off) )?to|revis(?:ed|es|ing|e)|(?:re|up|down)siz(?:ed|es|ing)\b[^.;]{0,40}\bto|promoted|(?:is|are|was) gone|went from|rewr(?:ote|itten) (?:it )?in|rebuil(?:t|ds?|ding)\b[^.;]{0,40}\b(?:in|with|on)|trad(?:ed|es|ing) (?:in )?[^.;]{1,40} for|expand(?:ed|s|ing)? to|(?:has|have) been (?:moved|changed|replaced|reassigned|switched|raised|lowered|increased|reduced|updated)|updat(?:ed|e|es) (?:to|the)|set to|raised|lowered|increased|decreased|reduced|extended|shortened|(?:cut|slashed|trimmed|hiked|updated)\b[^.;]{0,40}\bto\b|from [^,.;]{1,40} to|slipp(?:ed|ing)? to|shift(?:ed|s|ing)?\b[^.;]{0,30}\bto|(?:went|gone|goes|going) (?:up|down)\b|delayed (?:to|until)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|(?:hired|found|got|have|has) (?:a|an) new (?:accountant|lawyer|doctor|dentist|landlord|coach|therapist|assistant|agency|bank|designer|contractor|supplier|vendor|provider|manager|boss|ceo|cto|cfo|director|supervisor|advisor|tutor|trainer|vet|mechanic|hairdresser|barber)|(?:is|are|was|were|went|go(?:es)?|dropped|fell|rose|grew|jumped|climbed|shrank|came) (?:back )?(?:down|up) to|(?<=\w) down to (?=[$€£¥\d~])|(?:dropped|fell|rose|grew|jumped|climbed|shrank) to)\b|→|->|=>|^(?:the |our |my |a )?new [\w-]+(?: [\w-]+)?(?::| is | are )/],
   ['negchange', /\b(?:lost (?:my|his|her|their|our|the) job|step(?:ped|s|ping)? down|laid off|fired|broke up|sold (?:my|his|her|their|our|the)|gave (?:away|up)|moved out|shut (?:down|off)|(?:is|are|was|were) gone|cancel(?:l?ed|s|l?ing)?|closed down|turned off|switched off|sunsett(?:ed|ing)|(?:is|are|was|were|be|been|being) sunset\b|decommissioned|phased out|wound down|orphan(?:ed|ing)?|no longer|(?:rotated|rolled) off|ripped out|tore out|got rid of|not (?:anymore|any more)|anymore|any more|no more|stopped|quit|left|dropped|removed|discontinued|retired|deprecated|gave up|isn't .* anymore|ended)\b/],
   ['soft', /\b(?:now|nowadays|these days|currently|as of|since (?:the )?last \w+|(?:since|after) the (?:reorg|reorgani[sz]ation|restructur(?:e|ing)|re-?shuffle|team shuffle|shake-?up|migration|switch|move|change|merger|acquisition|rebrand)|since (?:monday|tuesday|wednesday|thursday|friday|january|february|march|april|may|june|july|august|september|october|november|december|last|yesterday|today)|from (?:now|today|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next|this|the \w+ on)|starting|effective|going forward|henceforth|latest|current|this (?:week|month|year|quarter|fall|autumn|spring|summer|winter|semester|term|season|sprint))\b/],
   ['history', /\b(?:used to|previously|formerly|originally|back (?:in (?:the day|the days|\d|school|college|high school)|when|then)|in the past|at the time|years ago|before (?:the|we|i|he|she|they)|when (?:i|we|he|she|they) (?:was|were)|as a kid|as a child|growing up|had been|once upon|old days)\b/],
@@ -422,6 +422,8 @@ const OPENING_VERBS = new Set(('switched moved migrated replaced swapped bumped 
   'changed handed transferred reassigned dropped ditched renamed rescheduled postponed relocated rotated retired').split(' '));
 // A past form that can open a note of what its writer did.
 const PAST_OPENER = /^(?:\w{3,}ed|sold|bought|quit|left|got|took|made|began|went|came|gave|kept|ran|put|set|cut|sent|spent|paid|met|found|built|wrote|lost|won)$/;
+// "again" after a copula and its value: back to a state ("max team size is 8 again").
+const STATE_AGAIN = /\b(?:is|are|was|were|'s|'re)\s+(?:\S+\s+){1,3}?again\b/g;
 // Adverbs that stand between a subject and its verb ("backups now kick off", "Dana still leads").
 const VERB_ADVERBS = new Set(['now', 'still', 'currently', 'usually', 'always', 'never', 'often', 'typically', 'normally', 'generally', 'mostly', 'rarely', 'sometimes']);
 
@@ -539,6 +541,18 @@ const CHANGE_BEFORE = /\b(?:mov|chang|push|shift|went|go|switch|reschedul|bump|e
 const HOURS_TALK = /\b(?:hours|open|opens|staffed|available|shift)\b/i;
 const BARE_HOURS = /\b(\d{1,2})\s*(?:to|-|–)\s*(\d{1,2})\b(?!\s*(?:%|[ap]m\b|:|[.,]\d|(?:days?|weeks?|months?|years?|hours?|minutes?|mins?|people|persons?|users?|seats?|items?|times|x)\b))/gi;
 
+// A two-week cadence in any of its spellings is "fortnightly": "every other week", "every 2 weeks"
+// and "biweekly" restate it, "weekly" replaces it.
+const CADENCES: Array<[RegExp, string]> = [
+  [/\b(?:(?:once )?every (?:other|2|two) weeks?|bi-?weekly)\b/gi, 'fortnightly'],
+];
+
+function asCadences(text: string): string {
+  let out = text;
+  for (const [re, to] of CADENCES) out = out.replace(re, to);
+  return out;
+}
+
 function asRanges(text: string): string {
   const spans = text.replace(TIME_SPAN, (m, x: string, y: string, at: number) => (CHANGE_BEFORE.test(text.slice(0, at)) ? m : `between ${x} and ${y}`));
   if (!HOURS_TALK.test(spans)) return spans;
@@ -554,7 +568,7 @@ const KV_RE = /^\s*([^:=\n]{1,60}?)\s*(?::|=|→|->)\s+(\S.*)$/;
 function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: string | null = null): SentenceInfo {
   // "Update: …", "Quick note after the reorg: …" introduce the sentence; they are not its subject.
   const led = LEAD_IN.test(full) ? full.replace(LEAD_IN, '').trim() || full : full;
-  const text = asRanges(withoutIssueRefs(withoutSourceOrReason(withoutOpener(led))).replace(NOT_INSTEAD, ', instead of '));
+  const text = asCadences(asRanges(withoutIssueRefs(withoutSourceOrReason(withoutOpener(led))).replace(NOT_INSTEAD, ', instead of ')));
   const low = text.toLowerCase();
   const kvm = KV_RE.exec(text);
   // (a clause before the colon is no key: "Newsletter cadence changed: it now goes out on Tuesdays")
@@ -594,7 +608,9 @@ function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: stri
         ? 'pronoun'
         : 'none';
   const marks = new Set<Mark>();
-  for (const [m, re] of MARKERS) if (m === 'negchange' ? stopsSomething(low) : re.test(m === 'multi' ? low.replace(NO_MORE, '').replace(TO_ANOTHER, '') : low)) marks.add(m);
+  // ("is 8 again" is a state back to a value, not one more occurrence)
+  const multiText = () => low.replace(NO_MORE, '').replace(TO_ANOTHER, '').replace(STATE_AGAIN, '');
+  for (const [m, re] of MARKERS) if (m === 'negchange' ? stopsSomething(low) : re.test(m === 'multi' ? multiText() : low)) marks.add(m);
   // Rates per second, minute or hour compare per hour ("100 requests per minute" = "6,000 per hour").
   const PER_HOUR = table({ second: 3600, sec: 3600, minute: 60, min: 60, hour: 1, hr: 1 });
   const valueToks = toks.filter((t) => t.kind === 'value');
@@ -642,6 +658,9 @@ function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: stri
     if (!kv || toks.slice(Math.max(0, i - 3), i).some((x) => COPULA.has(x.low))) for (const k of subject.keys) attributes.add(k);
   });
   const attributeNames = new Set(toks.filter((t) => t.kind === 'name' && attributes.has(t.key)).map((t) => t.key));
+  // A note's value, without what it says in brackets ("eu-west-1 (moved for GDPR)", "Marcus (Dana rotated off)").
+  const bare = kv ? kvm![2].replace(/\s*\([^)]*\)\s*/g, ' ').trim() : '';
+  const kvValueToks = !kv ? [] : bare && bare !== kvm![2].trim() ? tokenizeSentence(bare, lowerInitial).toks : toks.slice(subjectToks.length);
   return {
     text: full,
     toks,
@@ -654,10 +673,10 @@ function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: stri
     leading,
     verb,
     kv,
-    kvValue: new Set(kv ? toks.slice(subjectToks.length).filter((t) => t.content).map((t) => t.key) : []),
+    kvValue: new Set(kvValueToks.filter((t) => t.content).map((t) => t.key)),
     // a value of at most three words and no verb ("dana", "us-east-1", "$25/month"), not a sentence
-    kvShort: kv && toks.slice(subjectToks.length).filter((t) => t.content).length <= 3 &&
-      !toks.slice(subjectToks.length).some((t) => t.kind === 'word' && (VERB_STEMS.has(t.key) || /(?:ed|ing)$/.test(t.low))),
+    kvShort: kv && kvValueToks.filter((t) => t.content).length <= 3 &&
+      !kvValueToks.some((t) => t.kind === 'word' && (VERB_STEMS.has(t.key) || /(?:ed|ing)$/.test(t.low))),
     polarity: toks.filter((t) => t.kind === 'neg').length % 2,
     values,
     versions: values.filter((v) => /^\d+\.\d+/.test(v)).length,
@@ -1320,7 +1339,8 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // not "mime-types@2.1"), else any shared word ("Standards-Version to 4.5" / "Standards-Version 4.6").
   // Figures that count different things ("$20" / "5 seats", "64 GB of RAM" / "2 TB of disk") are of different attributes.
   // (one side may name what it counts before its figure instead: "200 GB of storage" / "storage to 500 GB")
-  const countedIn = (x: SentenceInfo, y: SentenceInfo) => !y.counted.size && [...x.counted].some((k) => [...y.leading].some((m) => same(k, m)));
+  // (or names it as its subject: "Node version: 18.19" / "node version bumped to 20.11")
+  const countedIn = (x: SentenceInfo, y: SentenceInfo) => !y.counted.size && [...x.counted].some((k) => [...y.leading, ...y.subject.keys].some((m) => same(k, m)));
   const countedMatch = (!a.counted.size && !b.counted.size) || [...a.counted].some((k) => [...b.counted].some((m) => same(k, m))) ||
     countedIn(a, b) || countedIn(b, a);
   // (both count the same thing: "allows 3 projects" / "limit increased to 5 projects")
@@ -1350,6 +1370,8 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // (words of either subject are a refinement of it, "Project Falcon" / "Falcon", not a change)
   const refines = (p: string[], q: string[]) => p.length > 0 && q.length > 0 && p.every((k) => q.includes(k));
   const subjectWords = new Set(refines(a.subject.keys, b.subject.keys) || refines(b.subject.keys, a.subject.keys) ? [...a.subject.keys, ...b.subject.keys] : []);
+  // (nor are the words of a note's key that the other sentence leaves out: "Release cadence: every 2 weeks" / "We release weekly now")
+  for (const x of [a, b]) if (x.kv) for (const k of x.subject.keys) subjectWords.add(k);
   const changed = hunks.flatMap((h) => [...h.a, ...h.b]).filter((t) => !(subjectWords.has(t.key) && a.keys.has(t.key) !== b.keys.has(t.key)));
   const verbish = (t: Tok) => t.kind === 'word' && (VERB_STEMS.has(t.key) || /(?:ed|ing)$/.test(t.low));
   // (a cadence is a date too: "every Friday" / "every other Tuesday")

@@ -4,7 +4,8 @@
 // exclamation, a personal pronoun, more than one sentence or a dozen words ("Owner: Dana",
 // "Deploy target: us-east-1" stay notes), and the label is not a lead-in ("Update: we moved!").
 const SPEAKER = /^\s*((?:[\p{Lu}][\p{L}'’.-]*(?: [\p{Lu}][\p{L}'’.-]*)?)|(?:[Uu]ser|[Aa]ssistant|[Hh]uman|AI|[Bb]ot|[Ss]ystem|[Aa]gent|[Cc]ustomer|[Ss]upport))\s*:\s+(\S.*)$/u;
-const UTTERANCE = /[!?]|\b(?:i|i'm|i've|i'll|i'd|me|my|you|you're|your|we|we're|our|us)\b/i;
+// (a pronoun, not part of an identifier: "Region: us-east-1" is a note)
+const UTTERANCE = /[!?]|\b(?:i|i'm|i've|i'll|i'd|me|my|you|you're|your|we|we're|our|us)\b(?!-)/i;
 /**
  * A lead-in label: what a note is ("Update:", "Quick update from Dana:", "Meeting notes:"), not
  * who speaks nor the key of a `key: value` note. One rule for every reader of a memory's lines.
