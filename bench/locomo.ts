@@ -187,7 +187,11 @@ export async function writeConversations(srv: BenchServer, samples: readonly Sam
   return w;
 }
 
-export interface ScoredQuestion { conversation: number; category: number; question: string; score: QuestionScore; bm25: QuestionScore }
+export interface ScoredQuestion {
+  conversation: number; category: number; question: string; score: QuestionScore; bm25: QuestionScore;
+  /** The evidence and both top-10 rankings (dia_ids), for LOCI_LOCOMO_DUMP. */
+  evidence: string[]; ranked: string[][]; bm25Ranked: string[][];
+}
 
 export interface Asked {
   scored: ScoredQuestion[];
@@ -253,7 +257,10 @@ export async function askQuestions(srv: BenchServer, samples: readonly Sample[],
       const ranked = await searchFleet(srv, s.sample_id, qa.question, ids);
       out.searchMs.push(performance.now() - t);
       const bm25 = await bm25Fleet(srv, w, s.sample_id, qa.question);
-      out.scored.push({ conversation, category: qa.category, question: qa.question, score: scoreQuestion(ranked, evidence), bm25: scoreQuestion(bm25, evidence) });
+      out.scored.push({
+        conversation, category: qa.category, question: qa.question, score: scoreQuestion(ranked, evidence), bm25: scoreQuestion(bm25, evidence),
+        evidence, ranked: ranked.slice(0, 10), bm25Ranked: bm25.slice(0, 10),
+      });
     }
   }
   return out;
@@ -393,6 +400,8 @@ export async function runLocomoBench() {
       load: loadavg().map((x) => Math.round(x * 100) / 100),
     };
     const file = writeResult('locomo', result);
+    // Every question with its evidence and both rankings, to read what a configuration misses.
+    if (process.env.LOCI_LOCOMO_DUMP) writeFileSync(process.env.LOCI_LOCOMO_DUMP, JSON.stringify(a!.scored));
 
     for (const [name, s] of Object.entries(splits)) if (s.loci.overall_incl_adversarial.n > 0) printSplit(name, s);
     console.log(`\nevidence repairs: ${repairs.split_strings} strings split, ${repairs.fixed_ids} ids fixed, ` +
