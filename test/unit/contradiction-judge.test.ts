@@ -101,6 +101,8 @@ const UPDATES: Array<[string, string, V, string]> = [
   ['Node version: 18.19', 'node version bumped to 20.11', 'rdf_conflict', 'a note\'s figure, its key named again as the subject'],
   ['Region: us-east-1', 'Region: eu-west-1 (moved for GDPR)', 'rdf_conflict', '"us-" is no pronoun, and a value\'s brackets are no part of it'],
   ['Build time: ~14 min', 'build time down to 6 min after caching', 'rdf_conflict', '"down to" in a terse note'],
+  ['The company car is a Skoda Octavia.', 'The Octavia was replaced by a Tesla Model 3.', 'rdf_conflict', 'the older\'s value, named as the one replaced, is the subject'],
+  ['Our accounting software is Xero.', 'Accounting moved off Xero to QuickBooks at the start of the year.', 'rdf_conflict', 'moved off the older\'s value'],
 ];
 
 const LOOK_ALIKES: Array<[string, string, string]> = [
@@ -156,6 +158,7 @@ const LOOK_ALIKES: Array<[string, string, string]> = [
   ['The office is open from 9am to 5pm.', 'The office is open from 9am to 5pm, Monday to Friday.', 'a span is no change from one value to another'],
   ['The office opens at 9.', 'The office will open at 10 on Boxing Day.', 'a holiday is one day, not a new rule'],
   ['Release cadence: every 2 weeks', 'Release cadence: fortnightly', 'a cadence restated'],
+  ['Retro happens on Friday afternoons.', 'Retro this Friday is cancelled because of the offsite.', 'one Friday\'s meeting cancelled'],
   ['xmlbuilder: Added the spacebeforeslash writer option to add a space character before closing tags of empty elements. See #114.', 'xmlbuilder: Calling end() with arguments no longer overwrites writer options. See #120.', 'issue numbers are no values, and a denial of something else stops nothing'],
 ];
 

@@ -1355,7 +1355,15 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // Such a figure said to have changed, of a subject named in other words that share one with the
   // older's ("Our monthly cloud bill is about $8k" / "Cloud spend dropped to $5k a month"; "The
   // kids' school starts at 8:15" / "School start time changed to 8:45"): the same subject.
-  const rel = rel0 === 'different' && unitPair && b.marks.has('change') && !older.titled && !newer.titled && rewordedSubject(a, b) ? 'same' : rel0;
+  // The newer names the older's own value as the one replaced, its subject named in the older:
+  // about the same thing ("The company car is a Skoda Octavia" / "The Octavia was replaced by a
+  // Tesla"; "Our accounting software is Xero" / "Accounting moved off Xero to QuickBooks").
+  const oldOwn = new Set(a.replacement?.old ?? []);
+  const namesOldValue = Boolean(b.replacement?.old.some((k) => [...a.keys].some((x) => !oldOwn.has(x) && !a.subject.keys.includes(x) && near(k, x))));
+  const subjectInOlder = b.subject.keys.length > 0 && b.subject.keys.every((k) => [...a.keys].some((x) => same(k, x))) &&
+    !(a.subject.names.length && b.subject.names.length && !anySame(a.subject.names, b.subject.names));
+  const rel = rel0 === 'different' && ((unitPair && b.marks.has('change') && !older.titled && !newer.titled && rewordedSubject(a, b)) ||
+    (namesOldValue && subjectInOlder && !titlesDiffer(older, newer))) ? 'same' : rel0;
   // About the same subject, such figures are of the same attribute, however each names it ("We pay
   // $49/month for the Figma seat" / "Figma went up, it's $59 a month now"; "7:40 train" / "catch the 8:15 instead").
   const oneUnit = rel === 'same' && unitPair;
@@ -1570,7 +1578,13 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // Lisbon" / "This year's conference is in Valencia"): both can hold, whatever marks the newer.
   const pastPeriod = a.past && timeDiff && !dateOnly && [...ta].some((t) => /^(?:last-|yesterday$|(?:19|20)\d\d$)/.test(t));
   // (a flip between two named times is two occasions: "failing yesterday" / "passing today")
-  const otherOccasion = (((timeDiff && (!dateOnly || flipped)) || oneOff) && !changeMarked) || pastPeriod;
+  // What this or next Friday's meeting does ("Retro this Friday is cancelled") is one occasion of
+  // what the older says of every Friday, unless the newer says it starts then or moved.
+  const OCCASION = /^(?:(?:this|next|last)-(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow|yesterday)$/;
+  // (a version released today is the version from then on)
+  const occasion = !released && [...tb].some((t) => OCCASION.test(t) && !ta.has(t)) && ![...ta].some((t) => OCCASION.test(t)) &&
+    !b.marks.has('change') && !/\b(?:from|starting|as of|effective|beginning|going forward)\b/.test(b.text.toLowerCase());
+  const otherOccasion = (((timeDiff && (!dateOnly || flipped)) || oneOff) && !changeMarked) || pastPeriod || occasion;
   const otherClaim = flipped && !pureFlip && !b.marks.has('negchange');
   // "Lisa is also the contact for Globex": one more, not another instead.
   const addition = b.marks.has('multi') && !changeMarked;
