@@ -103,6 +103,8 @@ const UPDATES: Array<[string, string, V, string]> = [
   ['Build time: ~14 min', 'build time down to 6 min after caching', 'rdf_conflict', '"down to" in a terse note'],
   ['The company car is a Skoda Octavia.', 'The Octavia was replaced by a Tesla Model 3.', 'rdf_conflict', 'the older\'s value, named as the one replaced, is the subject'],
   ['Our accounting software is Xero.', 'Accounting moved off Xero to QuickBooks at the start of the year.', 'rdf_conflict', 'moved off the older\'s value'],
+  ["Leo's team owns the billing service.", 'Billing service ownership moved to the payments team.', 'rdf_conflict', 'ownership moved to a holder without a name'],
+  ['Chris is married to Anna.', 'Chris and Anna divorced last year.', 'rdf_conflict', 'a state ended, said by its antonym'],
 ];
 
 const LOOK_ALIKES: Array<[string, string, string]> = [
