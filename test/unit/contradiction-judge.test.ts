@@ -105,6 +105,9 @@ const UPDATES: Array<[string, string, V, string]> = [
   ['Our accounting software is Xero.', 'Accounting moved off Xero to QuickBooks at the start of the year.', 'rdf_conflict', 'moved off the older\'s value'],
   ["Leo's team owns the billing service.", 'Billing service ownership moved to the payments team.', 'rdf_conflict', 'ownership moved to a holder without a name'],
   ['Chris is married to Anna.', 'Chris and Anna divorced last year.', 'rdf_conflict', 'a state ended, said by its antonym'],
+  ['The shared drive has 2 TB of space.', 'IT expanded the shared drive to 5 TB.', 'rdf_conflict', '"IT" is a department, and "of space" counts nothing'],
+  ['fyi my work laptop is a Dell XPS 13', 'btw IT swapped my Dell for a Lenovo T14 this week', 'rdf_conflict', 'a department swapped the older\'s value'],
+  ['User is allergic to peanuts.', "User clarified they're not allergic to peanuts, only to tree nuts.", 'semantic_conflict', 'a claim clarified away'],
 ];
 
 const LOOK_ALIKES: Array<[string, string, string]> = [

@@ -197,7 +197,7 @@ const CONTRACTIONS: Array<[RegExp, string]> = [
 
 // Markers, matched on the lower-cased sentence.
 const MARKERS: Array<[Mark, RegExp]> = [
-  ['change', /\b(?:(?:ownership|responsibility|custody|control)\b[^.;]{0,30}\b(?:went|goes|passed|moved|transferred|shifted) to|relocat(?:ed|es|ing|e)|switch(?:ed|es|ing)?|swapp?(?:ed|ing)?|migrat(?:ed|ing|e)|moved|moving|replac(?:ed|es|ing|ement)|instead|took over|tak(?:es|ing) over|(?:took|takes|taking|take) [^.;]{1,40} over\b(?! to\b)|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|in favou?r of|superseded|succeeded by|renamed|changed|chang(?:es|ing) (?:to|from)|now (?:uses?|runs?|owns?|leads?|handles?|lives?|works?|is|are|at|in|on|with|under|reports?|costs?|points?|belongs?|goes|managed|handled|owned|run|led)|is now|are now|has become|became|taken over|new (?:owner|lead|manager|maintainer|home|address|office|vendor|provider|supplier|host|tool|job|role|team|boss|number|price|plan|version|default|limit|location|contact|on-call|point of contact|email|e-mail|phone|url|website|domain|password|username|handle)|convert(?:ed|s)? (?:to|into)|switch(?:ed)? back|(?:found|got|landed|started|took|accepted) (?:a|an|my|his|her|their|our) (?:new )?(?:job|position|role|place|apartment|house)|bump(?:ed|s)?|upgrad(?:ed|e|es|ing)|downgrad(?:ed|e|es|ing)|pushed (?:back |out )?to|postponed|rescheduled|brought forward|mov(?:es|ed) (?:up |back )?to|move (?:[^.;,]{1,30} )?to\b|scaled\b[^.;]{0,30}\bto|joined (?!(?:the|a|an|our|my|his|her|their|us|them|me|in|as)\b)|hand(?:s|ed|ing)? [^.;]{1,40} (?:(?:over|off) )?to|revis(?:ed|es|ing|e)|(?:re|up|down)siz(?:ed|es|ing)\b[^.;]{0,40}\bto|promoted|(?:is|are|was) gone|went from|rewr(?:ote|itten) (?:it )?in|rebuil(?:t|ds?|ding)\b[^.;]{0,40}\b(?:in|with|on)|trad(?:ed|es|ing) (?:in )?[^.;]{1,40} for|expand(?:ed|s|ing)? to|(?:has|have) been (?:moved|changed|replaced|reassigned|switched|raised|lowered|increased|reduced|updated)|updat(?:ed|e|es) (?:to|the)|set to|raised|lowered|increased|decreased|reduced|extended|shortened|(?:cut|slashed|trimmed|hiked|updated)\b[^.;]{0,40}\bto\b|from [^,.;]{1,40} to|slipp(?:ed|ing)? to|shift(?:ed|s|ing)?\b[^.;]{0,30}\bto|(?:went|gone|goes|going) (?:up|down)\b|delayed (?:to|until)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|(?:hired|found|got|have|has) (?:a|an) new (?:accountant|lawyer|doctor|dentist|landlord|coach|therapist|assistant|agency|bank|designer|contractor|supplier|vendor|provider|manager|boss|ceo|cto|cfo|director|supervisor|advisor|tutor|trainer|vet|mechanic|hairdresser|barber)|(?:is|are|was|were|went|go(?:es)?|dropped|fell|rose|grew|jumped|climbed|shrank|came) (?:back )?(?:down|up) to|(?<=\w) down to (?=[$€£¥\d~])|(?:dropped|fell|rose|grew|jumped|climbed|shrank) to)\b|→|->|=>|^(?:the |our |my |a )?new [\w-]+(?: [\w-]+)?(?::| is | are )/],
+  ['change', /\b(?:(?:ownership|responsibility|custody|control)\b[^.;]{0,30}\b(?:went|goes|passed|moved|transferred|shifted) to|relocat(?:ed|es|ing|e)|switch(?:ed|es|ing)?|swapp?(?:ed|ing)?|migrat(?:ed|ing|e)|moved|moving|replac(?:ed|es|ing|ement)|instead|took over|tak(?:es|ing) over|(?:took|takes|taking|take) [^.;]{1,40} over\b(?! to\b)|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|in favou?r of|superseded|succeeded by|renamed|changed|chang(?:es|ing) (?:to|from)|now (?:uses?|runs?|owns?|leads?|handles?|lives?|works?|is|are|at|in|on|with|under|reports?|costs?|points?|belongs?|goes|managed|handled|owned|run|led)|is now|are now|has become|became|taken over|new (?:owner|lead|manager|maintainer|home|address|office|vendor|provider|supplier|host|tool|job|role|team|boss|number|price|plan|version|default|limit|location|contact|on-call|point of contact|email|e-mail|phone|url|website|domain|password|username|handle)|convert(?:ed|s)? (?:to|into)|switch(?:ed)? back|(?:found|got|landed|started|took|accepted) (?:a|an|my|his|her|their|our) (?:new )?(?:job|position|role|place|apartment|house)|bump(?:ed|s)?|upgrad(?:ed|e|es|ing)|downgrad(?:ed|e|es|ing)|pushed (?:back |out )?to|postponed|rescheduled|brought forward|mov(?:es|ed) (?:up |back )?to|move (?:[^.;,]{1,30} )?to\b|scaled\b[^.;]{0,30}\bto|joined (?!(?:the|a|an|our|my|his|her|their|us|them|me|in|as)\b)|hand(?:s|ed|ing)? [^.;]{1,40} (?:(?:over|off) )?to|revis(?:ed|es|ing|e)|(?:re|up|down)siz(?:ed|es|ing)\b[^.;]{0,40}\bto|promoted|(?:is|are|was) gone|went from|rewr(?:ote|itten) (?:it )?in|rebuil(?:t|ds?|ding)\b[^.;]{0,40}\b(?:in|with|on)|trad(?:ed|es|ing) (?:in )?[^.;]{1,40} for|expand(?:ed|s|ing)?\b[^.;]{0,40}\bto\b|(?:has|have) been (?:moved|changed|replaced|reassigned|switched|raised|lowered|increased|reduced|updated)|updat(?:ed|e|es) (?:to|the)|set to|raised|lowered|increased|decreased|reduced|extended|shortened|(?:cut|slashed|trimmed|hiked|updated)\b[^.;]{0,40}\bto\b|from [^,.;]{1,40} to|slipp(?:ed|ing)? to|shift(?:ed|s|ing)?\b[^.;]{0,30}\bto|(?:went|gone|goes|going) (?:up|down)\b|delayed (?:to|until)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|(?:hired|found|got|have|has) (?:a|an) new (?:accountant|lawyer|doctor|dentist|landlord|coach|therapist|assistant|agency|bank|designer|contractor|supplier|vendor|provider|manager|boss|ceo|cto|cfo|director|supervisor|advisor|tutor|trainer|vet|mechanic|hairdresser|barber)|(?:is|are|was|were|went|go(?:es)?|dropped|fell|rose|grew|jumped|climbed|shrank|came) (?:back )?(?:down|up) to|(?<=\w) down to (?=[$€£¥\d~])|(?:dropped|fell|rose|grew|jumped|climbed|shrank) to)\b|→|->|=>|^(?:the |our |my |a )?new [\w-]+(?: [\w-]+)?(?::| is | are )/],
   ['negchange', /\b(?:lost (?:my|his|her|their|our|the) job|step(?:ped|s|ping)? down|laid off|fired|broke up|sold (?:my|his|her|their|our|the)|gave (?:away|up)|moved out|shut (?:down|off)|(?:is|are|was|were) gone|cancel(?:l?ed|s|l?ing)?|closed down|turned off|switched off|sunsett(?:ed|ing)|(?:is|are|was|were|be|been|being) sunset\b|decommissioned|phased out|wound down|orphan(?:ed|ing)?|no longer|divorced|(?:rotated|rolled) off|ripped out|tore out|got rid of|not (?:anymore|any more)|anymore|any more|no more|stopped|quit|left|dropped|removed|discontinued|retired|deprecated|gave up|isn't .* anymore|ended)\b/],
   ['soft', /\b(?:now|nowadays|these days|currently|as of|since (?:the )?last \w+|(?:since|after) the (?:reorg|reorgani[sz]ation|restructur(?:e|ing)|re-?shuffle|team shuffle|shake-?up|migration|switch|move|change|merger|acquisition|rebrand)|since (?:monday|tuesday|wednesday|thursday|friday|january|february|march|april|may|june|july|august|september|october|november|december|last|yesterday|today)|from (?:now|today|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next|this|the \w+ on)|starting|effective|going forward|henceforth|latest|current|this (?:week|month|year|quarter|fall|autumn|spring|summer|winter|semester|term|season|sprint))\b/],
   ['history', /\b(?:used to|previously|formerly|originally|back (?:in (?:the day|the days|\d|school|college|high school)|when|then)|in the past|at the time|years ago|before (?:the|we|i|he|she|they)|when (?:i|we|he|she|they) (?:was|were)|as a kid|as a child|growing up|had been|once upon|old days)\b/],
@@ -355,8 +355,9 @@ export function tokenizeSentence(sentence: string, lowerInitial: Lower = null): 
     // "last sprint" / "this sprint": other periods
     else if (PERIOD_REF.has(low) && PERIOD.test(raw[i + 1] ?? '')) kind = 'timeref';
     else if (NEG.has(low) && !NOT_NEGATION.test(`${low} ${next ?? ''}`)) kind = 'neg';
-    else if (PRON1.has(low)) kind = 'pron1';
-    else if (PRON.has(low)) kind = 'pron';
+    // ("IT expanded the drive", "the US office": a team or a place in capitals, not a pronoun)
+    else if (PRON1.has(low) && !/^\p{Lu}{2,}$/u.test(r)) kind = 'pron1';
+    else if (PRON.has(low) && !/^\p{Lu}{2,}$/u.test(r)) kind = 'pron';
     else if (TIMEREF.has(low) || (low.endsWith('s') && TIMEREF.has(low.slice(0, -1))) || low === 'weekdays' || low === 'weekday') kind = 'timeref';
     // A name: an identifier, an all-caps or mixed-case word, a capitalised word inside the
     // sentence, or a capitalised first word that is not a common sentence opener ("Bob took
@@ -644,7 +645,8 @@ function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: stri
     // A plain count names what it counts right after it ("5 seats", "40 people", "2 TB of disk").
     if (/^\d+(?:\.\d+)?(?:B|g)?$/.test(t.key)) {
       const next = toks[i + 1]?.low === 'of' ? toks[i + 2] : toks[i + 1];
-      if (next && next.content && next.kind === 'word') {
+      // (a size's own measure is no thing counted: "2 TB of space", "500 GB of storage")
+      if (next && next.content && next.kind === 'word' && !(dimensionOf(t.key) === 'size' && /^(?:spac|storag|capacit)/.test(next.key))) {
         // "500 req/min": what is counted is the part before the rate.
         const what = next.key.split('/')[0] || next.key;
         attributes.add(what);
@@ -702,7 +704,7 @@ const REPLACEMENT_FORMS: Array<{ re: RegExp; order: 'old-new' | 'new-old' | 'new
   // ("ripped out Sentry; errors go to Rollbar")
   { re: /\b(?:quit|dropped|ditched|left|stopped|cancel(?:l)?ed|ripped out|got rid of)\s+(.+?)\s*(?:,|and|;)\s+(?:\w+ ){0,2}?(?:switched|moved|went|changed|turned|go|goes) (?:over )?to\s+(.+)$/i, order: 'old-new', bounded: true },
   // "dropped Mixpanel for PostHog", "left Google for Stripe" (a name after "for": not "for health reasons")
-  { re: /\b(?:dropped|ditched|abandoned|ripped out|left|quit|swapped)\s+(.+?)\s+(?:for|in favou?r of)\s+(?=[\p{Lu}\d])(.+)$/u, order: 'old-new', bounded: true },
+  { re: /\b(?:dropped|ditched|abandoned|ripped out|left|quit|swapped)\s+(.+?)\s+(?:for|in favou?r of)\s+(?:(?:a|an|the)\s+)?(?=[\p{Lu}\d])(.+)$/u, order: 'old-new', bounded: true },
   { re: /^(.+?)\s*(?:->|→|=>)\s*(.+)$/, order: 'old-new' },
   { re: /^(.+?)\s+(?:instead of|rather than)\s+(.+)$/i, order: 'new-old' },
   { re: /\bin favou?r of\s+(.+)$/i, order: 'new' },
@@ -1069,7 +1071,7 @@ function antonymSwap(a: SentenceInfo, b: SentenceInfo): boolean {
 const HOLIDAY = /\b(?:on|over|for|during) (?:the )?(?:christmas(?: eve| day)?|boxing day|new year'?s(?: eve| day)?|easter(?: monday)?|thanksgiving|labou?r day|memorial day|independence day|bank holidays?|public holidays?|holidays?)\b/;
 
 // Words that say a claim was wrong, not that a fact changed.
-const CORRECTION = /\b(?:turned out|after all|(?:was|were) (?:wrong|a mistake|incorrect|a misdiagnosis|mistaken)|misdiagnos\w*|misunderst\w*|mix-?up|in fact|correction)\b/;
+const CORRECTION = /\b(?:turned out|after all|clarif(?:ied|ies|y)|(?:was|were) (?:wrong|a mistake|incorrect|a misdiagnosis|mistaken)|misdiagnos\w*|misunderst\w*|mix-?up|in fact|correction)\b/;
 
 /** A subject that is someone's relation ("Priya's manager", "Tom's sister"): about the relation, not the one named. */
 const relationOf = (s: Subject) => s.head !== null && !s.headIsName && RELATIONAL.has(s.head) && s.names.length > 0;
@@ -1168,7 +1170,8 @@ const chatApart = (x: SentenceInfo, y: SentenceInfo, overlap: number) => (x.spea
 const speaks = (x: SentenceInfo, s: Subject) => x.subjectKind === 'first' && x.speaker !== null && s.names.length === 1 && s.names[0] === x.speaker.replace(/[-_ ]/g, '');
 
 // Subjects that speak for a group the way "we" does ("the team uses …", "the company pays …").
-const COLLECTIVE = /^(?:team|company|org|organi[sz]ation|department|dept|household|family)$/;
+// (and departments named by what they do: "IT swapped my Dell for a Lenovo")
+const COLLECTIVE = /^(?:team|company|org|organi[sz]ation|department|dept|household|family|it|hr|ops|finance|legal|procurement|facilities|security|admin|management)$/;
 
 /**
  * `own`, the subject of `s`, with the sentence's verb as its head when that verb is the other
@@ -1363,8 +1366,9 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   const namesOldValue = Boolean(b.replacement?.old.some((k) => [...a.keys].some((x) => !oldOwn.has(x) && !a.subject.keys.includes(x) && near(k, x))));
   const subjectInOlder = b.subject.keys.length > 0 && b.subject.keys.every((k) => [...a.keys].some((x) => same(k, x))) &&
     !(a.subject.names.length && b.subject.names.length && !anySame(a.subject.names, b.subject.names));
+  const actor = b.subject.keys.length === 1 && COLLECTIVE.test(b.subject.keys[0]);
   const rel = rel0 === 'different' && ((unitPair && b.marks.has('change') && !older.titled && !newer.titled && rewordedSubject(a, b)) ||
-    (namesOldValue && subjectInOlder && !titlesDiffer(older, newer))) ? 'same' : rel0;
+    (namesOldValue && (subjectInOlder || actor) && !titlesDiffer(older, newer))) ? 'same' : rel0;
   // About the same subject, such figures are of the same attribute, however each names it ("We pay
   // $49/month for the Figma seat" / "Figma went up, it's $59 a month now"; "7:40 train" / "catch the 8:15 instead").
   const oneUnit = rel === 'same' && unitPair;
