@@ -1,6 +1,6 @@
 // Query expansion over HTTP: a memory linked to the query's entity only through a neighbour in the
-// graph is found (graph expansion), and a query naming a time ranks memories valid then first
-// (temporal cues).
+// graph is found (graph expansion), a query naming a time ranks memories valid then first
+// (temporal cues), and a query naming a speaker ranks that speaker's lines first (speakers).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { searchMemories, writeMemory } from '../helpers/memory-api.js';
@@ -59,5 +59,21 @@ describe('temporal cues', () => {
     expect(plain.indexOf(january.id)).toBeLessThan(plain.indexOf(may.id));
     const dated = (await search(T, 'dentist appointment in May 2025')).map((i) => i.id);
     expect(dated[0]).toBe(may.id);
+  });
+});
+
+describe('speakers', () => {
+  it("a query naming someone ranks their own line above a line addressed to them", async () => {
+    const T = 'speaker-lines';
+    const addressed = await write(T, 'Caroline: Melanie, your pottery is lovely, Melanie! You should take a pottery class.');
+    const own = await write(T, 'Melanie: I signed up for a class yesterday, I love it.');
+    const other = await write(T, 'Caroline: I took a pottery class last year.');
+    await t.services.bus.drain();
+    const ids = (await search(T, 'Melanie pottery class')).map((i) => i.id);
+    expect(ids[0]).toBe(own.id);
+    // Without a speaker in the query, the order is the legs' own: the lines with most matches first.
+    const plain = (await search(T, 'pottery class')).map((i) => i.id);
+    expect(plain.indexOf(own.id)).toBeGreaterThan(plain.indexOf(addressed.id));
+    expect(plain.indexOf(own.id)).toBeGreaterThan(plain.indexOf(other.id));
   });
 });
