@@ -108,6 +108,7 @@ const UPDATES: Array<[string, string, V, string]> = [
   ['The shared drive has 2 TB of space.', 'IT expanded the shared drive to 5 TB.', 'rdf_conflict', '"IT" is a department, and "of space" counts nothing'],
   ['fyi my work laptop is a Dell XPS 13', 'btw IT swapped my Dell for a Lenovo T14 this week', 'rdf_conflict', 'a department swapped the older\'s value'],
   ['User is allergic to peanuts.', "User clarified they're not allergic to peanuts, only to tree nuts.", 'semantic_conflict', 'a claim clarified away'],
+  ["The app's crash reporter is Bugsnag.", 'We replaced Bugsnag with Crashlytics last sprint.', 'rdf_conflict', '"crash" is no short form of "Crashlytics"'],
 ];
 
 const LOOK_ALIKES: Array<[string, string, string]> = [
@@ -164,6 +165,7 @@ const LOOK_ALIKES: Array<[string, string, string]> = [
   ['The office opens at 9.', 'The office will open at 10 on Boxing Day.', 'a holiday is one day, not a new rule'],
   ['Release cadence: every 2 weeks', 'Release cadence: fortnightly', 'a cadence restated'],
   ['Retro happens on Friday afternoons.', 'Retro this Friday is cancelled because of the offsite.', 'one Friday\'s meeting cancelled'],
+  ["Kim's phone is a Pixel 7.", 'Kim had a Pixel 4 before this one.', 'the one before, told as history'],
   ['xmlbuilder: Added the spacebeforeslash writer option to add a space character before closing tags of empty elements. See #114.', 'xmlbuilder: Calling end() with arguments no longer overwrites writer options. See #120.', 'issue numbers are no values, and a denial of something else stops nothing'],
 ];
 
