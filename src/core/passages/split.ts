@@ -73,7 +73,8 @@ export function contextText(previous: readonly string[], content: string, clipCh
   return [...previous.map(clip), content].join('\n');
 }
 
-const ROLES = 'user|assistant|human|ai|bot|system|agent';
+/** Chat roles that label a line of dialogue the way a speaker's name does. */
+export const ROLES = 'user|assistant|human|ai|bot|system|agent';
 /** A speaker's name (up to three capitalised words) or a chat role, then a colon and the words. */
 const TURN_RE = new RegExp(`^(\\p{Lu}[\\p{L}\\p{M}'’.-]*(?: \\p{Lu}[\\p{L}\\p{M}'’.-]*){0,2}|${ROLES}) ?: +\\S`, 'u');
 /**

@@ -25,7 +25,7 @@ import { decomposeQuery } from './decompose.js';
 import { feedbackTerms } from './feedback.js';
 import { graphNeighbours } from './graph-expansion.js';
 import { temporalRange } from './temporal.js';
-import { boostSpeakers, namedSpeakers } from './speakers.js';
+import { boostSpeakers, lineSpeakers, namedSpeakers } from './speakers.js';
 import { analyzeQuery, bm25Available, entityLeg, keywordLeg, memoryTable, vectorLeg, type KeywordRanking, type QueryAnalysis } from './legs.js';
 import { llmSummary } from './llm-summary.js';
 import { TermStats } from './keyword-plan.js';
@@ -265,8 +265,8 @@ export class SearchService {
     }
     // Lines spoken by someone the query names ("What does Melanie like?") before lines addressed to them.
     if (cfg.speakers.boost > 0 && fused.length) {
-      const heads = await this.lineHeads(tenantId, fused.slice(0, cfg.speakers.candidates).map((f) => f.id));
-      fused = boostSpeakers(fused, heads, namedSpeakers(query, heads), cfg.speakers.boost);
+      const speakers = lineSpeakers(await this.lineHeads(tenantId, fused.slice(0, cfg.speakers.candidates).map((f) => f.id)));
+      fused = boostSpeakers(fused, speakers, namedSpeakers(query, speakers), cfg.speakers.boost);
     }
     if (cfg.diversity.runPenalty > 0) {
       const runs = new Map<string, string | null | undefined>();
@@ -351,10 +351,6 @@ export class SearchService {
   }
 
   /**
-   * Records of the chosen ids in fused order, each with its similarity: the vector leg's, else
-   * that of the memory's own embedding (0 without one). Rows gone meanwhile drop out.
-   */
-  /**
    * The first characters of each one-line memory (where a line of dialogue names its speaker), by
    * id; a memory of several lines (a stretch of a conversation) is no one's line.
    */
@@ -365,6 +361,10 @@ export class SearchService {
     return new Map(rows.map((r) => [r.id as string, r.head as string]));
   }
 
+  /**
+   * Records of the chosen ids in fused order, each with its similarity: the vector leg's, else
+   * that of the memory's own embedding (0 without one). Rows gone meanwhile drop out.
+   */
   private async hydrate(
     tenantId: string, top: FusedItem[], similarity: Map<string, number>, vector: Float32Array, diagnostic: boolean,
   ): Promise<{ items: SearchItem[]; kept: FusedItem[] }> {
