@@ -544,15 +544,8 @@ const BARE_HOURS = /\b(\d{1,2})\s*(?:to|-|–)\s*(\d{1,2})\b(?!\s*(?:%|[ap]m\b|:
 
 // A two-week cadence in any of its spellings is "fortnightly": "every other week", "every 2 weeks"
 // and "biweekly" restate it, "weekly" replaces it.
-const CADENCES: Array<[RegExp, string]> = [
-  [/\b(?:(?:once )?every (?:other|2|two) weeks?|bi-?weekly)\b/gi, 'fortnightly'],
-];
-
-function asCadences(text: string): string {
-  let out = text;
-  for (const [re, to] of CADENCES) out = out.replace(re, to);
-  return out;
-}
+const FORTNIGHTLY = /\b(?:(?:once )?every (?:other|2|two) weeks?|bi-?weekly)\b/gi;
+const asCadences = (text: string) => text.replace(FORTNIGHTLY, 'fortnightly');
 
 function asRanges(text: string): string {
   const spans = text.replace(TIME_SPAN, (m, x: string, y: string, at: number) => (CHANGE_BEFORE.test(text.slice(0, at)) ? m : `between ${x} and ${y}`));
@@ -1362,8 +1355,12 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // The newer names the older's own value as the one replaced, its subject named in the older:
   // about the same thing ("The company car is a Skoda Octavia" / "The Octavia was replaced by a
   // Tesla"; "Our accounting software is Xero" / "Accounting moved off Xero to QuickBooks").
-  const oldOwn = new Set(a.replacement?.old ?? []);
-  const namesOldValue = Boolean(b.replacement?.old.some((k) => [...a.keys].some((x) => !oldOwn.has(x) && !a.subject.keys.includes(x) && near(k, x))));
+  const rep = b.replacement;
+  const ownOld = new Set(a.replacement?.old ?? []);
+  // (the old value the newer names, among the older's words that are not its own old value)
+  const namesOlder = (outsideSubject: boolean) => Boolean(rep && rep.old.some((k) => [...a.keys].some((x) =>
+    !ownOld.has(x) && !(outsideSubject && a.subject.keys.includes(x)) && near(k, x))));
+  const namesOldValue = namesOlder(true);
   const subjectInOlder = b.subject.keys.length > 0 && b.subject.keys.every((k) => [...a.keys].some((x) => same(k, x))) &&
     !(a.subject.names.length && b.subject.names.length && !anySame(a.subject.names, b.subject.names));
   const actor = b.subject.keys.length === 1 && COLLECTIVE.test(b.subject.keys[0]);
@@ -1448,9 +1445,7 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // The newer sentence names what was replaced ("X instead of Y", "from Y to X"): an update of the
   // older one when the older states that old value; about something else when the older names
   // neither value ("New maintainer" / "Build with openssl instead of libgcrypt").
-  const rep = b.replacement;
-  const ownOld = new Set(a.replacement?.old ?? []);
-  const swapChain = Boolean(rep && rep.old.some((k) => [...a.keys].some((x) => !ownOld.has(x) && near(k, x))));
+  const swapChain = namesOlder(false);
   const swapElsewhere = Boolean(rep && !swapChain && ![...rep.old, ...rep.new].some((k) => [...a.keys].some((x) => near(k, x))));
   // A new holder announced ("took over", "new maintainer") of what the older says someone holds.
   // Two notes with the same key and wholly different values ("deploy owner: dana" / "deploy owner: ravi"),
