@@ -109,6 +109,11 @@ const UPDATES: Array<[string, string, V, string]> = [
   ['fyi my work laptop is a Dell XPS 13', 'btw IT swapped my Dell for a Lenovo T14 this week', 'rdf_conflict', 'a department swapped the older\'s value'],
   ['User is allergic to peanuts.', "User clarified they're not allergic to peanuts, only to tree nuts.", 'semantic_conflict', 'a claim clarified away'],
   ["The app's crash reporter is Bugsnag.", 'We replaced Bugsnag with Crashlytics last sprint.', 'rdf_conflict', '"crash" is no short form of "Crashlytics"'],
+  ['Monthly active users: ~40k', 'MAU is at 55k as of this week.', 'rdf_conflict', 'a key written as its initials'],
+  ["The API's p95 latency budget is 300 ms.", 'We tightened the p95 latency budget to 200 ms.', 'rdf_conflict', '"tightened … to"'],
+  ['The user runs Ubuntu on their laptop.', 'The user wiped Ubuntu and installed Fedora on the laptop.', 'rdf_conflict', 'wiped one, installed another'],
+  ['The user walks to work.', 'The user cycles to work these days.', 'rdf_conflict', 'the same thing done another way, now'],
+  ['Sam rents a flat in Leeds.', 'Sam owns a flat in Leeds now.', 'rdf_conflict', 'only the verb replaced, now'],
 ];
 
 const LOOK_ALIKES: Array<[string, string, string]> = [
@@ -166,6 +171,8 @@ const LOOK_ALIKES: Array<[string, string, string]> = [
   ['Release cadence: every 2 weeks', 'Release cadence: fortnightly', 'a cadence restated'],
   ['Retro happens on Friday afternoons.', 'Retro this Friday is cancelled because of the offsite.', 'one Friday\'s meeting cancelled'],
   ["Kim's phone is a Pixel 7.", 'Kim had a Pixel 4 before this one.', 'the one before, told as history'],
+  ['Dana manages the support team.', 'Dana now leads the support team.', 'one holder, reworded'],
+  ['Alice likes running.', 'Alice loves running these days.', 'a feeling, not a replacement'],
   ['xmlbuilder: Added the spacebeforeslash writer option to add a space character before closing tags of empty elements. See #114.', 'xmlbuilder: Calling end() with arguments no longer overwrites writer options. See #120.', 'issue numbers are no values, and a denial of something else stops nothing'],
 ];
 

@@ -197,8 +197,8 @@ const CONTRACTIONS: Array<[RegExp, string]> = [
 
 // Markers, matched on the lower-cased sentence.
 const MARKERS: Array<[Mark, RegExp]> = [
-  ['change', /\b(?:(?:ownership|responsibility|custody|control)\b[^.;]{0,30}\b(?:went|goes|passed|moved|transferred|shifted) to|relocat(?:ed|es|ing|e)|switch(?:ed|es|ing)?|swapp?(?:ed|ing)?|migrat(?:ed|ing|e)|moved|moving|replac(?:ed|es|ing|ement)|instead|took over|tak(?:es|ing) over|(?:took|takes|taking|take) [^.;]{1,40} over\b(?! to\b)|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|in favou?r of|superseded|succeeded by|renamed|changed|chang(?:es|ing) (?:to|from)|now (?:uses?|runs?|owns?|leads?|handles?|lives?|works?|is|are|at|in|on|with|under|reports?|costs?|points?|belongs?|goes|managed|handled|owned|run|led)|is now|are now|has become|became|taken over|new (?:owner|lead|manager|maintainer|home|address|office|vendor|provider|supplier|host|tool|job|role|team|boss|number|price|plan|version|default|limit|location|contact|on-call|point of contact|email|e-mail|phone|url|website|domain|password|username|handle)|convert(?:ed|s)? (?:to|into)|switch(?:ed)? back|(?:found|got|landed|started|took|accepted) (?:a|an|my|his|her|their|our) (?:new )?(?:job|position|role|place|apartment|house)|bump(?:ed|s)?|upgrad(?:ed|e|es|ing)|downgrad(?:ed|e|es|ing)|pushed (?:back |out )?to|postponed|rescheduled|brought forward|mov(?:es|ed) (?:up |back )?to|move (?:[^.;,]{1,30} )?to\b|scaled\b[^.;]{0,30}\bto|joined (?!(?:the|a|an|our|my|his|her|their|us|them|me|in|as)\b)|hand(?:s|ed|ing)? [^.;]{1,40} (?:(?:over|off) )?to|revis(?:ed|es|ing|e)|(?:re|up|down)siz(?:ed|es|ing)\b[^.;]{0,40}\bto|promoted|(?:is|are|was) gone|went from|rewr(?:ote|itten) (?:it )?in|rebuil(?:t|ds?|ding)\b[^.;]{0,40}\b(?:in|with|on)|trad(?:ed|es|ing) (?:in )?[^.;]{1,40} for|expand(?:ed|s|ing)?\b[^.;]{0,40}\bto\b|(?:has|have) been (?:moved|changed|replaced|reassigned|switched|raised|lowered|increased|reduced|updated)|updat(?:ed|e|es) (?:to|the)|set to|raised|lowered|increased|decreased|reduced|extended|shortened|(?:cut|slashed|trimmed|hiked|updated)\b[^.;]{0,40}\bto\b|from [^,.;]{1,40} to|slipp(?:ed|ing)? to|shift(?:ed|s|ing)?\b[^.;]{0,30}\bto|(?:went|gone|goes|going) (?:up|down)\b|delayed (?:to|until)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|(?:hired|found|got|have|has) (?:a|an) new (?:accountant|lawyer|doctor|dentist|landlord|coach|therapist|assistant|agency|bank|designer|contractor|supplier|vendor|provider|manager|boss|ceo|cto|cfo|director|supervisor|advisor|tutor|trainer|vet|mechanic|hairdresser|barber)|(?:is|are|was|were|went|go(?:es)?|dropped|fell|rose|grew|jumped|climbed|shrank|came) (?:back )?(?:down|up) to|(?<=\w) down to (?=[$€£¥\d~])|(?:dropped|fell|rose|grew|jumped|climbed|shrank) to)\b|→|->|=>|^(?:the |our |my |a )?new [\w-]+(?: [\w-]+)?(?::| is | are )/],
-  ['negchange', /\b(?:lost (?:my|his|her|their|our|the) job|step(?:ped|s|ping)? down|laid off|fired|broke up|sold (?:my|his|her|their|our|the)|gave (?:away|up)|moved out|shut (?:down|off)|(?:is|are|was|were) gone|cancel(?:l?ed|s|l?ing)?|closed down|turned off|switched off|sunsett(?:ed|ing)|(?:is|are|was|were|be|been|being) sunset\b|decommissioned|phased out|wound down|orphan(?:ed|ing)?|no longer|divorced|(?:rotated|rolled) off|ripped out|tore out|got rid of|not (?:anymore|any more)|anymore|any more|no more|stopped|quit|left|dropped|removed|discontinued|retired|deprecated|gave up|isn't .* anymore|ended)\b/],
+  ['change', /\b(?:(?:ownership|responsibility|custody|control)\b[^.;]{0,30}\b(?:went|goes|passed|moved|transferred|shifted) to|relocat(?:ed|es|ing|e)|switch(?:ed|es|ing)?|swapp?(?:ed|ing)?|migrat(?:ed|ing|e)|moved|moving|replac(?:ed|es|ing|ement)|instead|took over|tak(?:es|ing) over|(?:took|takes|taking|take) [^.;]{1,40} over\b(?! to\b)|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|in favou?r of|superseded|succeeded by|renamed|changed|chang(?:es|ing) (?:to|from)|now (?:uses?|runs?|owns?|leads?|handles?|lives?|works?|is|are|at|in|on|with|under|reports?|costs?|points?|belongs?|goes|managed|handled|owned|run|led)|is now|are now|has become|became|taken over|new (?:owner|lead|manager|maintainer|home|address|office|vendor|provider|supplier|host|tool|job|role|team|boss|number|price|plan|version|default|limit|location|contact|on-call|point of contact|email|e-mail|phone|url|website|domain|password|username|handle)|convert(?:ed|s)? (?:to|into)|switch(?:ed)? back|(?:found|got|landed|started|took|accepted) (?:a|an|my|his|her|their|our) (?:new )?(?:job|position|role|place|apartment|house)|bump(?:ed|s)?|upgrad(?:ed|e|es|ing)|downgrad(?:ed|e|es|ing)|pushed (?:back |out )?to|postponed|rescheduled|brought forward|mov(?:es|ed) (?:up |back )?to|move (?:[^.;,]{1,30} )?to\b|scaled\b[^.;]{0,30}\bto|joined (?!(?:the|a|an|our|my|his|her|their|us|them|me|in|as)\b)|hand(?:s|ed|ing)? [^.;]{1,40} (?:(?:over|off) )?to|revis(?:ed|es|ing|e)|(?:re|up|down)siz(?:ed|es|ing)\b[^.;]{0,40}\bto|promoted|(?:is|are|was) gone|went from|rewr(?:ote|itten) (?:it )?in|rebuil(?:t|ds?|ding)\b[^.;]{0,40}\b(?:in|with|on)|trad(?:ed|es|ing) (?:in )?[^.;]{1,40} for|expand(?:ed|s|ing)?\b[^.;]{0,40}\bto\b|(?:tighten|loosen|relax)(?:ed|s|ing)?\b[^.;]{0,40}\bto\b|(?:has|have) been (?:moved|changed|replaced|reassigned|switched|raised|lowered|increased|reduced|updated)|updat(?:ed|e|es) (?:to|the)|set to|raised|lowered|increased|decreased|reduced|extended|shortened|(?:cut|slashed|trimmed|hiked|updated)\b[^.;]{0,40}\bto\b|from [^,.;]{1,40} to|slipp(?:ed|ing)? to|shift(?:ed|s|ing)?\b[^.;]{0,30}\bto|(?:went|gone|goes|going) (?:up|down)\b|delayed (?:to|until)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|(?:hired|found|got|have|has) (?:a|an) new (?:accountant|lawyer|doctor|dentist|landlord|coach|therapist|assistant|agency|bank|designer|contractor|supplier|vendor|provider|manager|boss|ceo|cto|cfo|director|supervisor|advisor|tutor|trainer|vet|mechanic|hairdresser|barber)|(?:is|are|was|were|went|go(?:es)?|dropped|fell|rose|grew|jumped|climbed|shrank|came) (?:back )?(?:down|up) to|(?<=\w) down to (?=[$€£¥\d~])|(?:dropped|fell|rose|grew|jumped|climbed|shrank) to)\b|→|->|=>|^(?:the |our |my |a )?new [\w-]+(?: [\w-]+)?(?::| is | are )/],
+  ['negchange', /\b(?:lost (?:my|his|her|their|our|the) job|step(?:ped|s|ping)? down|laid off|fired|broke up|sold (?:my|his|her|their|our|the)|gave (?:away|up)|moved out|shut (?:down|off)|(?:is|are|was|were) gone|cancel(?:l?ed|s|l?ing)?|closed down|turned off|switched off|sunsett(?:ed|ing)|(?:is|are|was|were|be|been|being) sunset\b|decommissioned|phased out|wound down|orphan(?:ed|ing)?|no longer|divorced|wiped|uninstalled|(?:rotated|rolled) off|ripped out|tore out|got rid of|not (?:anymore|any more)|anymore|any more|no more|stopped|quit|left|dropped|removed|discontinued|retired|deprecated|gave up|isn't .* anymore|ended)\b/],
   ['soft', /\b(?:now|nowadays|these days|currently|as of|since (?:the )?last \w+|(?:since|after) the (?:reorg|reorgani[sz]ation|restructur(?:e|ing)|re-?shuffle|team shuffle|shake-?up|migration|switch|move|change|merger|acquisition|rebrand)|since (?:monday|tuesday|wednesday|thursday|friday|january|february|march|april|may|june|july|august|september|october|november|december|last|yesterday|today)|from (?:now|today|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next|this|the \w+ on)|starting|effective|going forward|henceforth|latest|current|this (?:week|month|year|quarter|fall|autumn|spring|summer|winter|semester|term|season|sprint))\b/],
   ['history', /\b(?:used to|previously|formerly|originally|back (?:in (?:the day|the days|\d|school|college|high school)|when|then)|in the past|at the time|years ago|before (?:the|we|i|he|she|they)|before (?:this|that|the current|the new) one|when (?:i|we|he|she|they) (?:was|were)|as a kid|as a child|growing up|had been|once upon|old days)\b/],
   ['hypo', /\b(?:(?:plan(?:s|ned|ning)|(?:i|we|you|they|to|still|also) plan) (?:to|on)|might|maybe|perhaps|possibly|probably|consider(?:s|ed|ing)?|thinking (?:about|of)|think about|would|could|should|if|unless|whether|hop(?:e|es|ing) to|want(?:s|ed)? to|wanna|wish|intend(?:s|ed)? to|propos(?:e|ed|al)|idea|someday|eventually|tempted|dream(?:s|ing)? of|looking (?:into|for)|(?:i|we|you|he|she|they|it) may|hypothetical|suppose)\b/],
@@ -696,6 +696,8 @@ const REPLACEMENT_FORMS: Array<{ re: RegExp; order: 'old-new' | 'new-old' | 'new
   { re: /\b(?:mov(?:ed|es|ing)?|migrat(?:ed|es|ing)?|switch(?:ed|es|ing)?|got|came) (?:off|away from)\s+(.+)$/i, order: 'old' },
   // ("ripped out Sentry; errors go to Rollbar")
   { re: /\b(?:quit|dropped|ditched|left|stopped|cancel(?:l)?ed|ripped out|got rid of)\s+(.+?)\s*(?:,|and|;)\s+(?:\w+ ){0,2}?(?:switched|moved|went|changed|turned|go|goes) (?:over )?to\s+(.+)$/i, order: 'old-new', bounded: true },
+  // "wiped Ubuntu and installed Fedora"
+  { re: /\b(?:wiped|uninstalled|removed|deleted)\s+(.+?)\s+and\s+(?:installed|put on|set up)\s+(.+)$/i, order: 'old-new', bounded: true },
   // "dropped Mixpanel for PostHog", "left Google for Stripe" (a name after "for": not "for health reasons")
   { re: /\b(?:dropped|ditched|abandoned|ripped out|left|quit|swapped)\s+(.+?)\s+(?:for|in favou?r of)\s+(?:(?:a|an|the)\s+)?(?=[\p{Lu}\d])(.+)$/u, order: 'old-new', bounded: true },
   { re: /^(.+?)\s*(?:->|→|=>)\s*(.+)$/, order: 'old-new' },
@@ -1338,8 +1340,10 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // (one side may name what it counts before its figure instead: "200 GB of storage" / "storage to 500 GB")
   // (or names it as its subject: "Node version: 18.19" / "node version bumped to 20.11")
   const countedIn = (x: SentenceInfo, y: SentenceInfo) => !y.counted.size && [...x.counted].some((k) => [...y.leading, ...y.subject.keys].some((m) => same(k, m)));
+  // (a subject written as its initials counts what the long form names: "Monthly active users: ~40k" / "MAU is at 55k")
+  const initials = (!a.counted.size || !b.counted.size) && (acronymIn(a.subject, b.subject) || acronymIn(b.subject, a.subject));
   const countedMatch = (!a.counted.size && !b.counted.size) || [...a.counted].some((k) => [...b.counted].some((m) => same(k, m))) ||
-    countedIn(a, b) || countedIn(b, a);
+    countedIn(a, b) || countedIn(b, a) || initials;
   // (both count the same thing: "allows 3 projects" / "limit increased to 5 projects")
   const countedSame = a.counted.size > 0 && b.counted.size > 0 && countedMatch;
   // One figure on each side, in one unit (a price, a size, a duration, a clock time).
@@ -1597,9 +1601,17 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // A question states nothing ("Did we switch CI to GitHub Actions?"), nor does a plan or a maybe
   // of the newer's ("we might move it to 9:30"), unless the older was one too.
   const planned = PLANNED.test(b.text.toLowerCase()) && !PLANNED.test(a.text.toLowerCase());
-  const eligible = hunks.length > 0 && !QUESTION.test(a.text) && !QUESTION.test(b.text) && !planned && (rel !== 'different' || ownershipChange) && !otherOccasion && !otherClaim && !addition && !anotherThing && !otherEnd && (valDiff || nameChange || pureFlip || ownershipChange || ctx.rule !== 'none' || retired || swap || swapChain || holderNew || kvReplace ||
+  // Only the main verb differs: one holder reworded ("Dana manages the support team" / "Dana now
+  // leads the support team"), or the same thing done another way ("The user walks to work" / "The
+  // user cycles to work these days"; not a relation that holds many, nor a feeling: "likes
+  // running" / "loves running these days").
+  const swapped = onlyVerbDiffers(a, b);
+  const heldAlike = swapped !== null && swapped.every((v) => HOLDING_VERB.test(v)) && a.polarity === b.polarity;
+  const verbSwap = swapped !== null && !heldAlike && !MULTI_VERBS.test(a.text.toLowerCase()) && !MULTI_VERBS.test(b.text.toLowerCase());
+  const eligible = hunks.length > 0 && !QUESTION.test(a.text) && !QUESTION.test(b.text) && !planned && !heldAlike && (rel !== 'different' || ownershipChange) && !otherOccasion && !otherClaim && !addition && !anotherThing && !otherEnd && (valDiff || nameChange || pureFlip || ownershipChange || ctx.rule !== 'none' || retired || swap || swapChain || holderNew || kvReplace ||
     (b.marks.has('negchange') && !a.marks.has('negchange') && objectShared) ||
     (b.marks.has('negchange') && flipped) ||
+    (verbSwap && (b.marks.has('change') || b.marks.has('soft'))) ||
     (dateChange && (!past || fixedEvent || moved)) ||
     (replaced && (b.marks.has('change') || b.marks.has('negchange') || b.marks.has('soft') || ownership)));
   return {
@@ -1612,7 +1624,7 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
     changeMarked,
     fixedEvent: dateChange && past && fixedEvent,
     // (a claim of the same subject said to have been wrong is denied, whatever the model scores)
-    decisive: eligible && (markedUpdate(a, b, older, newer, features, cos) ||
+    decisive: eligible && (markedUpdate(a, b, older, newer, features, cos, verbSwap) ||
       (corrects && rel === 'same' && !older.titled && !newer.titled && cos >= MARKED_UPDATE_MIN_COSINE)),
   };
 }
@@ -1628,17 +1640,28 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
  * whoever speaks. (The feature value_replaced, which the model weighs, is the narrower reading of
  * the same shape: an older note whose object is a name or a figure.)
  */
+// Verbs of holding a role or a thing (stems): one holder's "manages" and "leads" say the same.
+const HOLDING_VERB = /^(?:own|lead|led|manag|run|ran|head|handl|overs|supervis|coordinat|maintain)/;
+
+/** The two sentences' main verbs when they are all that differs between them (content words), else null. */
+function onlyVerbDiffers(a: SentenceInfo, b: SentenceInfo): [string, string] | null {
+  if (a.verb < 0 || b.verb < 0 || AUX.has(a.toks[a.verb].low) || AUX.has(b.toks[b.verb].low)) return null;
+  const [va, vb] = [a.toks[a.verb].key, b.toks[b.verb].key];
+  if (va === vb) return null;
+  return [...a.keys].every((k) => k === va || b.keys.has(k)) && [...b.keys].every((k) => k === vb || a.keys.has(k)) ? [va, vb] : null;
+}
+
 // A switch in so many words ("switched to light mode"), not just news ("his new job").
 const SWITCHED = /\b(?:switch(?:ed|es|ing)?|swapp?(?:ed|ing)|migrat(?:ed|es|ing)|replac(?:ed|es|ing)|renam(?:ed|es|ing)|(?:changed|moved) (?:\w+ )?to)\b/;
 
-function markedUpdate(a: SentenceInfo, b: SentenceInfo, older: MemoryInfo, newer: MemoryInfo, f: FeatureVector, cos: number): boolean {
+function markedUpdate(a: SentenceInfo, b: SentenceInfo, older: MemoryInfo, newer: MemoryInfo, f: FeatureVector, cos: number, verbSwap: boolean): boolean {
   // (a one-line `key: value` note is a note, not a changelog's title: "Default branch: master")
   const note = older.sentences.length === 1 && a.kvShort;
   if ((older.titled && !note) || newer.titled || a.past || a.marks.has('change') || a.marks.has('negchange')) return false;
   const value = f.val_diff || f.name_change || f.swap || f.kv_replace;
   // ("currently" or "now" between two chat lines about two things marks nothing: "I'm currently in a
   // tournament" / "I'm currently playing an RPG")
-  const marked = f.change_new || f.negchange_new || (f.soft_new && value && !chatApart(a, b, f.overlap));
+  const marked = f.change_new || f.negchange_new || (f.soft_new && (value || verbSwap) && !chatApart(a, b, f.overlap));
   // (between chat lines, a subject not known to differ counts only when the sentences share most of
   // their words: "Gina: Hey Maria, great to chat" / "Maria: Hey John, great news - I'm now friends with…")
   // (or a subject not known to differ, when the newer names the older's value as the one replaced: "Our
@@ -1649,7 +1672,7 @@ function markedUpdate(a: SentenceInfo, b: SentenceInfo, older: MemoryInfo, newer
   // bank is Fatima" / "Greg is our point of contact at the bank"; "User sold their car" / "commutes by car")
   // (and the newer naming the older's value as replaced, or as gone beside a new one: "deploys go through Argo CD; Capistrano is gone")
   // (a holder named without a name is one too: "Billing service ownership moved to the payments team")
-  return Boolean((f.marked_replacement || f.ownership_change || f.holder_new || f.stopped || (f.swap && (f.swap_chain || f.negchange_new))) && sameSubject && marked && cos >= MARKED_UPDATE_MIN_COSINE &&
+  return Boolean((f.marked_replacement || verbSwap || f.ownership_change || f.holder_new || f.stopped || (f.swap && (f.swap_chain || f.negchange_new))) && sameSubject && marked && cos >= MARKED_UPDATE_MIN_COSINE &&
     !f.topic_disjoint && !f.multi_verb && !f.hypo && !f.future && !f.history &&
-    (value || f.date_moved || f.ownership_change || f.holder_new || f.stopped || (f.first_both && shortNotes) || (f.replaced && SWITCHED.test(b.text.toLowerCase()) && f.overlap >= 0.5 && shortNotes)));
+    (value || verbSwap || f.date_moved || f.ownership_change || f.holder_new || f.stopped || (f.first_both && shortNotes) || (f.replaced && SWITCHED.test(b.text.toLowerCase()) && f.overlap >= 0.5 && shortNotes)));
 }
