@@ -114,6 +114,7 @@ const UPDATES: Array<[string, string, V, string]> = [
   ['The user runs Ubuntu on their laptop.', 'The user wiped Ubuntu and installed Fedora on the laptop.', 'rdf_conflict', 'wiped one, installed another'],
   ['The user walks to work.', 'The user cycles to work these days.', 'rdf_conflict', 'the same thing done another way, now'],
   ['Sam rents a flat in Leeds.', 'Sam owns a flat in Leeds now.', 'rdf_conflict', 'only the verb replaced, now'],
+  ['The user is training for the Berlin marathon in September.', 'Catching up with the user: work is busy, they adopted a cat, and they pulled out of the Berlin marathon because of a knee injury.', 'rdf_conflict', 'a clause before a colon is no key; "pulled out of" stops'],
 ];
 
 const LOOK_ALIKES: Array<[string, string, string]> = [
@@ -173,6 +174,7 @@ const LOOK_ALIKES: Array<[string, string, string]> = [
   ["Kim's phone is a Pixel 7.", 'Kim had a Pixel 4 before this one.', 'the one before, told as history'],
   ['Dana manages the support team.', 'Dana now leads the support team.', 'one holder, reworded'],
   ['Alice likes running.', 'Alice loves running these days.', 'a feeling, not a replacement'],
+  ['The user lives with their parents in Lyon.', "Long chat today. The user's sister just moved to Marseille and rents a studio near the port.", 'someone\'s relation is another subject'],
   ['xmlbuilder: Added the spacebeforeslash writer option to add a space character before closing tags of empty elements. See #114.', 'xmlbuilder: Calling end() with arguments no longer overwrites writer options. See #120.', 'issue numbers are no values, and a denial of something else stops nothing'],
 ];
 
