@@ -114,6 +114,8 @@ const UPDATES: Array<[string, string, V, string]> = [
   ['The user runs Ubuntu on their laptop.', 'The user wiped Ubuntu and installed Fedora on the laptop.', 'rdf_conflict', 'wiped one, installed another'],
   ['The user walks to work.', 'The user cycles to work these days.', 'rdf_conflict', 'the same thing done another way, now'],
   ['Sam rents a flat in Leeds.', 'Sam owns a flat in Leeds now.', 'rdf_conflict', 'only the verb replaced, now'],
+  ['Victor is the account manager for Globex.', 'Globex has a new account manager: Ines.', 'rdf_conflict', '"… has a new …:" is no key'],
+  ['The user goes to bed around midnight.', 'User has been going to bed around 10:30 lately.', 'rdf_conflict', 'midnight is a clock time, and "going to bed" no plan'],
   ['The user is training for the Berlin marathon in September.', 'Catching up with the user: work is busy, they adopted a cat, and they pulled out of the Berlin marathon because of a knee injury.', 'rdf_conflict', 'a clause before a colon is no key; "pulled out of" stops'],
 ];
 

@@ -202,7 +202,8 @@ const MARKERS: Array<[Mark, RegExp]> = [
   ['soft', /\b(?:now|nowadays|these days|currently|as of|since (?:the )?last \w+|(?:since|after) the (?:reorg|reorgani[sz]ation|restructur(?:e|ing)|re-?shuffle|team shuffle|shake-?up|migration|switch|move|change|merger|acquisition|rebrand)|since (?:monday|tuesday|wednesday|thursday|friday|january|february|march|april|may|june|july|august|september|october|november|december|last|yesterday|today)|from (?:now|today|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next|this|the \w+ on)|starting|effective|going forward|henceforth|latest|current|this (?:week|month|year|quarter|fall|autumn|spring|summer|winter|semester|term|season|sprint))\b/],
   ['history', /\b(?:used to|previously|formerly|originally|back (?:in (?:the day|the days|\d|school|college|high school)|when|then)|in the past|at the time|years ago|before (?:the|we|i|he|she|they)|before (?:this|that|the current|the new) one|when (?:i|we|he|she|they) (?:was|were)|as a kid|as a child|growing up|had been|once upon|old days)\b/],
   ['hypo', /\b(?:(?:plan(?:s|ned|ning)|(?:i|we|you|they|to|still|also) plan) (?:to|on)|might|maybe|perhaps|possibly|probably|consider(?:s|ed|ing)?|thinking (?:about|of)|think about|would|could|should|if|unless|whether|hop(?:e|es|ing) to|want(?:s|ed)? to|wanna|wish|intend(?:s|ed)? to|propos(?:e|ed|al)|idea|someday|eventually|tempted|dream(?:s|ing)? of|looking (?:into|for)|(?:i|we|you|he|she|they|it) may|hypothetical|suppose)\b/],
-  ['future', /\b(?:will|going to|gonna|is to|are to|next (?:week|month|year|quarter|sprint|time)|upcoming|soon|tomorrow)\b/],
+  // ("going to" a place is no plan: "has been going to bed around 10:30")
+  ['future', /\b(?:will|going to(?! (?:the|a|an|my|his|her|their|our|your|bed|work|school|church|class|sleep|lunch|dinner|the gym|gym|college|university)\b)|gonna|is to|are to|next (?:week|month|year|quarter|sprint|time)|upcoming|soon|tomorrow)\b/],
   ['multi', /\b(?:another|also|too(?=\s*(?:[,.!?;]|$))|as well|additional(?:ly)?|(?<!every )other|both|extra|more|again|add(?:ed|s|ing)?|plus|second|third|fourth|fifth|one more|new (?:hobby|friend|pet|puppy|dog|cat|member|club|class|course))\b/],
 ];
 
@@ -545,7 +546,10 @@ const BARE_HOURS = /\b(\d{1,2})\s*(?:to|-|–)\s*(\d{1,2})\b(?!\s*(?:%|[ap]m\b|:
 // A two-week cadence in any of its spellings is "fortnightly": "every other week", "every 2 weeks"
 // and "biweekly" restate it, "weekly" replaces it.
 const FORTNIGHTLY = /\b(?:(?:once )?every (?:other|2|two) weeks?|bi-?weekly)\b/gi;
-const asCadences = (text: string) => text.replace(FORTNIGHTLY, 'fortnightly');
+// Midnight and noon as a time of day are clock times ("goes to bed around midnight" / "around 10:30").
+const NAMED_HOUR = /\b(at|around|about|by|until|till|before|after|from|to) (midnight|noon)\b/gi;
+const asTimeWords = (text: string) => text.replace(FORTNIGHTLY, 'fortnightly')
+  .replace(NAMED_HOUR, (_, p: string, h: string) => `${p} ${h.toLowerCase() === 'noon' ? '12:00' : '0:00'}`);
 
 function asRanges(text: string): string {
   const spans = text.replace(TIME_SPAN, (m, x: string, y: string, at: number) => (CHANGE_BEFORE.test(text.slice(0, at)) ? m : `between ${x} and ${y}`));
@@ -562,11 +566,11 @@ const KV_RE = /^\s*([^:=\n]{1,60}?)\s*(?::|=|→|->)\s+(\S.*)$/;
 function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: string | null = null): SentenceInfo {
   // "Update: …", "Quick note after the reorg: …" introduce the sentence; they are not its subject.
   const led = LEAD_IN.test(full) ? full.replace(LEAD_IN, '').trim() || full : full;
-  const text = asCadences(asRanges(withoutIssueRefs(withoutSourceOrReason(withoutOpener(led))).replace(NOT_INSTEAD, ', instead of ')));
+  const text = asTimeWords(asRanges(withoutIssueRefs(withoutSourceOrReason(withoutOpener(led))).replace(NOT_INSTEAD, ', instead of ')));
   const low = text.toLowerCase();
   const kvm = KV_RE.exec(text);
   // (a clause before the colon is no key: "Newsletter cadence changed: it now goes out on Tuesdays")
-  const kv = Boolean(kvm && kvm[1].split(/\s+/).length <= 6 && !/(?:^|\s)(?:is|are|was|were|said|says)(?:\s|$)/i.test(kvm[1]) &&
+  const kv = Boolean(kvm && kvm[1].split(/\s+/).length <= 6 && !/(?:^|\s)(?:is|are|was|were|has|have|had|said|says)(?:\s|$)/i.test(kvm[1]) &&
     !/\s(?:changed|updated|moved|switched|changes|moves)$/i.test(kvm[1]) && !/^\w+ing\s+(?:up|with|to|about|over|through|on|in)\b/i.test(kvm[1]));
   const { toks } = tokenizeSentence(text, lowerInitial);
   // The main clause, after a leading clause of time or cause ("After the reserved instances kicked
