@@ -1328,7 +1328,14 @@ export function alignedPairs(newer: MemoryInfo, older: MemoryInfo, k = ALIGNED_P
   return top.map(([, a, b]) => [a, b]);
 }
 
+// A weekday or a day named from today: a time the newer may name for one occasion.
+const WEEKDAY = /^(?:mon|tue|wed|thu|fri|sat|sun)|^(?:today|tonight|tomorrow|yesterday)$/;
+// One named day ("this Friday", "tomorrow"), not a weekday that comes back.
+const OCCASION = /^(?:(?:this|next|last)-(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow|yesterday)$/;
+
 export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: MemoryInfo, newer: MemoryInfo, ctx: PairContext): SentencePairView {
+  // (the two sentences lower-cased once: most tests below read them so)
+  const [la, lb] = [a.text.toLowerCase(), b.text.toLowerCase()];
   let shared = 0;
   let sharedNames = 0;
   const nameKeys = (s: SentenceInfo) => new Set(s.toks.filter((t) => t.kind === 'name').map((t) => t.key));
@@ -1417,24 +1424,24 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // (a word and its antonym flip it too; "not open" / "closed" say the same)
   const flipped = (a.polarity !== b.polarity) !== antonymSwap(a, b);
   // (or one said to correct it, in more words: "her penicillin allergy turned out to be wrong, she is not allergic after all")
-  const corrects = flipped && !valDiff && !nameChange && CORRECTION.test(b.text.toLowerCase()) && !CORRECTION.test(a.text.toLowerCase()) && overlap >= 0.5;
+  const corrects = flipped && !valDiff && !nameChange && CORRECTION.test(lb) && !CORRECTION.test(la) && overlap >= 0.5;
   const pureFlip = corrects || (flipped && !valDiff && !nameChange &&
     hunks.every((h) => h.a.filter((t) => t.content).length <= 1 && h.b.filter((t) => t.content).length <= 1));
-  const multiVerb = MULTI_VERBS.test(a.text.toLowerCase()) && MULTI_VERBS.test(b.text.toLowerCase());
+  const multiVerb = MULTI_VERBS.test(la) && MULTI_VERBS.test(lb);
   // Only the date differs: a schedule moved ("starts on Monday" / "on Wednesday"), a fixed past
   // event told two ways ("was published in 2018" / "in 2020"), or another occurrence of something
   // done again ("visited Egypt in 2015" / "in 2022").
   const dateChange = dateOnly && timeDiff;
   // (the newer says it changed: "moved to", "rescheduled to", "slipped to")
   const moved = b.marks.has('change');
-  const fixedEvent = PASSIVE.test(a.text.toLowerCase()) && PASSIVE.test(b.text.toLowerCase());
+  const fixedEvent = PASSIVE.test(la) && PASSIVE.test(lb);
   // "works at Oracle" → "used to work at Oracle": the same fact, now told as history.
   // (not when the newer brings a name of its own: "worked at Stripe before she joined Shopify" is a past job beside the current one)
   const retired = b.marks.has('history') && !a.marks.has('history') && !valDiff && !nameChange && shared >= 2 && !names(b, a);
   // A holder replaced: both sides say who holds it, or the newer says it was handed over.
   // ("My manager is Priya" / "I report to Daniel now": whom I report to is who manages me)
-  const ownership = (OWNERSHIP.test(b.text.toLowerCase()) && OWNERSHIP.test(a.text.toLowerCase())) || TRANSFER.test(b.text.toLowerCase()) ||
-    (/\b(?:i|we) (?:now )?report to\b/.test(b.text.toLowerCase()) && OWNERSHIP.test(a.text.toLowerCase()));
+  const ownership = (OWNERSHIP.test(lb) && OWNERSHIP.test(la)) || TRANSFER.test(lb) ||
+    (/\b(?:i|we) (?:now )?report to\b/.test(lb) && OWNERSHIP.test(la));
   const ordA = a.toks.filter((t) => t.kind === 'ordinal').map((t) => t.key).join(' ');
   const ordB = b.toks.filter((t) => t.kind === 'ordinal').map((t) => t.key).join(' ');
   const m = (s: SentenceInfo, k: Mark) => (s.marks.has(k) ? 1 : 0);
@@ -1480,7 +1487,7 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   const shortKv = (x: SentenceInfo) => x.kvShort;
   const topicDisjoint = !shortKv(a) && !shortKv(b) && ta2.length + tb2.length >= 4 &&
     !ta2.some((k) => rb.some((m) => near(k, m))) && !tb2.some((k) => ra.some((m) => near(k, m)));
-  const holderNew = rel !== 'different' && TRANSFER.test(b.text.toLowerCase()) && (OWNERSHIP.test(a.text.toLowerCase()) || TRANSFER.test(a.text.toLowerCase())) && hunks.length > 0;
+  const holderNew = rel !== 'different' && TRANSFER.test(lb) && (OWNERSHIP.test(la) || TRANSFER.test(la)) && hunks.length > 0;
   // Both sentences name their own subject (not a changelog's title over all its lines), the same
   // one, and give it another value: "Error tracking uses Sentry" / "We switched error tracking to Rollbar".
   const ownSubject = (s: SentenceInfo, m: MemoryInfo) => s.subject.keys.length > 0 && (!m.titled || m.sentences[0] === s);
@@ -1579,23 +1586,20 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // the other polarity about another thing is compatible ("not in Paris" / "in Lyon").
   // Only the newer names a time, without a marker of change: one occasion, not the rule
   // ("Standup is at 9:30" / "On Friday the standup is at 10:00"; "CI took 40 minutes on the day GitHub was down").
-  const WEEKDAY = /^(?:mon|tue|wed|thu|fri|sat|sun)|^(?:today|tonight|tomorrow|yesterday)$/;
   const onlyNewerTimes = [...tb].some((t) => !ta.has(t)) && [...ta].every((t) => tb.has(t));
   // (a version released on a day is the version from then on: "3.2.1" / "version 3.4.0 went out today")
   const released = valDiff && a.versions > 0 && b.versions > 0;
   // (or a holiday: "The office will open at 10 on Boxing Day")
-  const holiday = (x: SentenceInfo) => HOLIDAY.test(x.text.toLowerCase());
-  const oneOff = (onlyNewerTimes && !released && (b.past || [...tb].some((t) => WEEKDAY.test(t) && !ta.has(t)))) || (holiday(b) && !holiday(a));
+  const oneOff = (onlyNewerTimes && !released && (b.past || [...tb].some((t) => WEEKDAY.test(t) && !ta.has(t)))) || (HOLIDAY.test(lb) && !HOLIDAY.test(la));
   // The older told of a past period the newer does not name ("Last year the conference was in
   // Lisbon" / "This year's conference is in Valencia"): both can hold, whatever marks the newer.
   const pastPeriod = a.past && timeDiff && !dateOnly && [...ta].some((t) => /^(?:last-|yesterday$|(?:19|20)\d\d$)/.test(t));
-  // (a flip between two named times is two occasions: "failing yesterday" / "passing today")
   // What this or next Friday's meeting does ("Retro this Friday is cancelled") is one occasion of
   // what the older says of every Friday, unless the newer says it starts then or moved.
-  const OCCASION = /^(?:(?:this|next|last)-(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow|yesterday)$/;
   // (a version released today is the version from then on)
   const occasion = !released && [...tb].some((t) => OCCASION.test(t) && !ta.has(t)) && ![...ta].some((t) => OCCASION.test(t)) &&
-    !b.marks.has('change') && !/\b(?:from|starting|as of|effective|beginning|going forward)\b/.test(b.text.toLowerCase());
+    !b.marks.has('change') && !/\b(?:from|starting|as of|effective|beginning|going forward)\b/.test(lb);
+  // (a flip between two named times is two occasions: "failing yesterday" / "passing today")
   const otherOccasion = (((timeDiff && (!dateOnly || flipped)) || oneOff) && !changeMarked) || pastPeriod || occasion;
   const otherClaim = flipped && !pureFlip && !b.marks.has('negchange');
   // "Lisa is also the contact for Globex": one more, not another instead.
@@ -1607,14 +1611,14 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   const otherEnd = opposedVerbs(a, b);
   // A question states nothing ("Did we switch CI to GitHub Actions?"), nor does a plan or a maybe
   // of the newer's ("we might move it to 9:30"), unless the older was one too.
-  const planned = PLANNED.test(b.text.toLowerCase()) && !PLANNED.test(a.text.toLowerCase());
+  const planned = PLANNED.test(lb) && !PLANNED.test(la);
   // Only the main verb differs: one holder reworded ("Dana manages the support team" / "Dana now
   // leads the support team"), or the same thing done another way ("The user walks to work" / "The
   // user cycles to work these days"; not a relation that holds many, nor a feeling: "likes
   // running" / "loves running these days").
   const swapped = onlyVerbDiffers(a, b);
   const heldAlike = swapped !== null && swapped.every((v) => HOLDING_VERB.test(v)) && a.polarity === b.polarity;
-  const verbSwap = swapped !== null && !heldAlike && !MULTI_VERBS.test(a.text.toLowerCase()) && !MULTI_VERBS.test(b.text.toLowerCase());
+  const verbSwap = swapped !== null && !heldAlike && !MULTI_VERBS.test(la) && !MULTI_VERBS.test(lb);
   const eligible = hunks.length > 0 && !QUESTION.test(a.text) && !QUESTION.test(b.text) && !planned && !heldAlike && (rel !== 'different' || ownershipChange) && !otherOccasion && !otherClaim && !addition && !anotherThing && !otherEnd && (valDiff || nameChange || pureFlip || ownershipChange || ctx.rule !== 'none' || retired || swap || swapChain || holderNew || kvReplace ||
     (b.marks.has('negchange') && !a.marks.has('negchange') && objectShared) ||
     (b.marks.has('negchange') && flipped) ||
