@@ -172,7 +172,7 @@ const VERBS = new Set(
     'switch move join start stop stops stopped open opens close closes ship ships release releases moves ' +
     'raised lowered increased decreased reduced extended shortened pushed postponed scaled changed migrated relocated ' +
     'renamed promoted reassigned transferred handed rewrote rewritten downgraded cut resized ' +
-    'require requires allow allows happen happens occur occurs cancel cancels cancelled canceled retired').split(' '),
+    'require requires allow allows happen happens occur occurs cancel cancels cancelled canceled retired put puts').split(' '),
 );
 const VERB_STEMS = new Set([...VERBS].map(stem));
 // Capitalised words that open sentences without being names (imperatives of changelogs, notes).
@@ -197,8 +197,8 @@ const CONTRACTIONS: Array<[RegExp, string]> = [
 
 // Markers, matched on the lower-cased sentence.
 const MARKERS: Array<[Mark, RegExp]> = [
-  ['change', /\b(?:(?:ownership|responsibility|custody|control)\b[^.;]{0,30}\b(?:went|goes|passed|moved|transferred|shifted) to|relocat(?:ed|es|ing|e)|switch(?:ed|es|ing)?|swapp?(?:ed|ing)?|migrat(?:ed|ing|e)|moved|moving|replac(?:ed|es|ing|ement)|instead|took over|tak(?:es|ing) over|(?:took|takes|taking|take) [^.;]{1,40} over\b(?! to\b)|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|in favou?r of|superseded|succeeded by|renamed|changed|chang(?:es|ing) (?:to|from)|now (?:uses?|runs?|owns?|leads?|handles?|lives?|works?|is|are|at|in|on|with|under|reports?|costs?|points?|belongs?|goes|managed|handled|owned|run|led)|is now|are now|has become|became|taken over|new (?:owner|lead|manager|maintainer|home|address|office|vendor|provider|supplier|host|tool|job|role|team|boss|number|price|plan|version|default|limit|location|contact|on-call|point of contact|email|e-mail|phone|url|website|domain|password|username|handle)|convert(?:ed|s)? (?:to|into)|switch(?:ed)? back|(?:found|got|landed|started|took|accepted) (?:a|an|my|his|her|their|our) (?:new )?(?:job|position|role|place|apartment|house)|bump(?:ed|s)?|upgrad(?:ed|e|es|ing)|downgrad(?:ed|e|es|ing)|pushed (?:back |out )?to|postponed|rescheduled|brought forward|mov(?:es|ed) (?:up |back )?to|move (?:[^.;,]{1,30} )?to\b|scaled\b[^.;]{0,30}\bto|joined (?!(?:the|a|an|our|my|his|her|their|us|them|me|in|as)\b)|hand(?:s|ed|ing)? [^.;]{1,40} (?:(?:over|off) )?to|revis(?:ed|es|ing|e)|(?:re|up|down)siz(?:ed|es|ing)\b[^.;]{0,40}\bto|promoted|(?:is|are|was) gone|went from|rewr(?:ote|itten) (?:it )?in|rebuil(?:t|ds?|ding)\b[^.;]{0,40}\b(?:in|with|on)|trad(?:ed|es|ing) (?:in )?[^.;]{1,40} for|expand(?:ed|s|ing)?\b[^.;]{0,40}\bto\b|(?:tighten|loosen|relax)(?:ed|s|ing)?\b[^.;]{0,40}\bto\b|(?:has|have) been (?:moved|changed|replaced|reassigned|switched|raised|lowered|increased|reduced|updated)|updat(?:ed|e|es) (?:to|the)|set to|raised|lowered|increased|decreased|reduced|extended|shortened|(?:cut|slashed|trimmed|hiked|updated)\b[^.;]{0,40}\bto\b|from [^,.;]{1,40} to|slipp(?:ed|ing)? to|shift(?:ed|s|ing)?\b[^.;]{0,30}\bto|(?:went|gone|goes|going) (?:up|down)\b|delayed (?:to|until)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|(?:hired|found|got|have|has) (?:a|an) new (?:accountant|lawyer|doctor|dentist|landlord|coach|therapist|assistant|agency|bank|designer|contractor|supplier|vendor|provider|manager|boss|ceo|cto|cfo|director|supervisor|advisor|tutor|trainer|vet|mechanic|hairdresser|barber)|(?:is|are|was|were|went|go(?:es)?|dropped|fell|rose|grew|jumped|climbed|shrank|came) (?:back )?(?:down|up) to|(?<=\w) down to (?=[$€£¥\d~])|(?:dropped|fell|rose|grew|jumped|climbed|shrank) to)\b|→|->|=>|^(?:the |our |my |a )?new [\w-]+(?: [\w-]+)?(?::| is | are )/],
-  ['negchange', /\b(?:lost (?:my|his|her|their|our|the) job|step(?:ped|s|ping)? down|laid off|fired|broke up|sold (?:my|his|her|their|our|the)|gave (?:away|up)|moved out|shut (?:down|off)|(?:is|are|was|were) gone|cancel(?:l?ed|s|l?ing)?|closed down|turned off|switched off|sunsett(?:ed|ing)|(?:is|are|was|were|be|been|being) sunset\b|decommissioned|phased out|wound down|orphan(?:ed|ing)?|no longer|divorced|wiped|uninstalled|pulled out of|dropped out of|backed out of|(?:rotated|rolled) off|ripped out|tore out|got rid of|not (?:anymore|any more)|anymore|any more|no more|stopped|quit|left|dropped|removed|discontinued|retired|deprecated|gave up|isn't .* anymore|ended)\b/],
+  ['change', /\b(?:(?:ownership|responsibility|custody|control)\b[^.;]{0,30}\b(?:went|goes|passed|moved|transferred|shifted) to|relocat(?:ed|es|ing|e)|switch(?:ed|es|ing)?|swapp?(?:ed|ing)?|migrat(?:ed|ing|e)|moved|moving|replac(?:ed|es|ing|ement)|instead|took over|tak(?:es|ing) over|(?:took|takes|taking|take) [^.;]{1,40} over\b(?! to\b)|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|in favou?r of|superseded|succeeded by|renamed|changed|chang(?:es|ing) (?:to|from)|now (?:uses?|runs?|owns?|leads?|handles?|lives?|works?|is|are|at|in|on|with|under|reports?|costs?|points?|belongs?|goes|managed|handled|owned|run|led)|is now|are now|has become|became|taken over|new (?:owner|lead|manager|maintainer|home|address|office|vendor|provider|supplier|host|tool|job|role|team|boss|number|price|plan|version|default|limit|location|contact|on-call|point of contact|email|e-mail|phone|url|website|domain|password|username|handle)|convert(?:ed|s)? (?:to|into)|switch(?:ed)? back|(?:found|got|landed|started|took|accepted) (?:a|an|my|his|her|their|our) (?:new )?(?:job|position|role|place|apartment|house)|bump(?:ed|s)?|upgrad(?:ed|e|es|ing)|downgrad(?:ed|e|es|ing)|pushed (?:back |out )?to|postponed|rescheduled|rebook(?:ed|s|ing)?|rotat(?:ed|es|ing)|brought forward|mov(?:es|ed) (?:up |back )?to|move (?:[^.;,]{1,30} )?to\b|scaled\b[^.;]{0,30}\bto|joined (?!(?:the|a|an|our|my|his|her|their|us|them|me|in|as)\b)|hand(?:s|ed|ing)? [^.;]{1,40} (?:(?:over|off) )?to|revis(?:ed|es|ing|e)|(?:re|up|down)siz(?:ed|es|ing)\b[^.;]{0,40}\bto|promoted|(?:is|are|was) gone|went from|rewr(?:ote|itten) (?:it )?in|rebuil(?:t|ds?|ding)\b[^.;]{0,40}\b(?:in|with|on)|trad(?:ed|es|ing) (?:in )?[^.;]{1,40} for|expand(?:ed|s|ing)?\b[^.;]{0,40}\bto\b|(?:tighten|loosen|relax)(?:ed|s|ing)?\b[^.;]{0,40}\bto\b|(?:has|have) been (?:moved|changed|replaced|reassigned|switched|raised|lowered|increased|reduced|updated)|updat(?:ed|e|es) (?:to|the)|set to|raised|lowered|increased|decreased|reduced|extended|shortened|(?:cut|slashed|trimmed|hiked|updated)\b[^.;]{0,40}\bto\b|from [^,.;]{1,40} to|slipp(?:ed|ing)? to|shift(?:ed|s|ing)?\b[^.;]{0,30}\bto|(?:went|gone|goes|going) (?:up|down)\b|put(?:s|ting)? (?:\w+ ){1,3}(?:up|down)\b|delayed (?:to|until)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|(?:hired|found|got|have|has) (?:a|an) new (?:accountant|lawyer|doctor|dentist|landlord|coach|therapist|assistant|agency|bank|designer|contractor|supplier|vendor|provider|manager|boss|ceo|cto|cfo|director|supervisor|advisor|tutor|trainer|vet|mechanic|hairdresser|barber)|(?:is|are|was|were|went|go(?:es)?|dropped|fell|rose|grew|jumped|climbed|shrank|came) (?:back )?(?:down|up) to|(?<=\w) down to (?=[$€£¥\d~])|(?:dropped|fell|rose|grew|jumped|climbed|shrank) to)\b|→|->|=>|^(?:the |our |my |a )?new [\w-]+(?: [\w-]+)?(?::| is | are )/],
+  ['negchange', /\b(?:lost (?:my|his|her|their|our|the) job|step(?:ped|s|ping)? down|laid off|fired|broke up|sold (?:my|his|her|their|our|the)|gave (?:away|up)|moved out|shut (?:down|off)|(?:is|are|was|were) gone|cancel(?:l?ed|s|l?ing)?|closed down|turned off|switched off|sunsett(?:ed|ing)|(?:is|are|was|were|be|been|being) sunset\b|decommissioned|phased out|wound down|orphan(?:ed|ing)?|no longer|divorced|wiped|uninstalled|pulled out of|dropped out of|backed out of|(?:rotated|rolled) off|ripped out|tore out|got rid of|not (?:anymore|any more)|anymore|any more|no more|stopped|quit|left|dropped|removed|discontinued|retired|deprecated|gave up|isn't .* anymore|ended|(?:finished|completed) (?=(?:the|a|an|my|our|his|her|their|reading|watching|building|writing)\b))\b/],
   ['soft', /\b(?:now|nowadays|these days|currently|as of|since (?:the )?last \w+|(?:since|after) the (?:reorg|reorgani[sz]ation|restructur(?:e|ing)|re-?shuffle|team shuffle|shake-?up|migration|switch|move|change|merger|acquisition|rebrand)|since (?:monday|tuesday|wednesday|thursday|friday|january|february|march|april|may|june|july|august|september|october|november|december|last|yesterday|today)|from (?:now|today|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next|this|the \w+ on)|starting|effective|going forward|henceforth|latest|current|this (?:week|month|year|quarter|fall|autumn|spring|summer|winter|semester|term|season|sprint))\b/],
   ['history', /\b(?:used to|previously|formerly|originally|back (?:in (?:the day|the days|\d|school|college|high school)|when|then)|in the past|at the time|years ago|before (?:the|we|i|he|she|they)|before (?:this|that|the current|the new) one|when (?:i|we|he|she|they) (?:was|were)|as a kid|as a child|growing up|had been|once upon|old days)\b/],
   ['hypo', /\b(?:(?:plan(?:s|ned|ning)|(?:i|we|you|they|to|still|also) plan) (?:to|on)|might|maybe|perhaps|possibly|probably|consider(?:s|ed|ing)?|thinking (?:about|of)|think about|would|could|should|if|unless|whether|hop(?:e|es|ing) to|want(?:s|ed)? to|wanna|wish|intend(?:s|ed)? to|propos(?:e|ed|al)|idea|someday|eventually|tempted|dream(?:s|ing)? of|looking (?:into|for)|(?:i|we|you|he|she|they|it) may|hypothetical|suppose)\b/],
@@ -228,7 +228,10 @@ function stopsWhatOlderSays(a: SentenceInfo, b: SentenceInfo): boolean {
   const low = b.text.toLowerCase();
   for (const m of low.matchAll(NEGCHANGE)) {
     // (read in the text's own case: names stay names)
-    const what = tokenizeSentence(b.text.slice(m.index, m.index + m[0].length + 40)).toks.filter((t) => t.content && !VERB_STEMS.has(t.key)).slice(0, 3);
+    // (what was finished is its object's first word: "finished the intro to my script" is not the script)
+    const done = /^(?:finished|completed)/.test(m[0]);
+    const what = tokenizeSentence(b.text.slice(m.index + (done ? m[0].length : 0), m.index + m[0].length + 40)).toks
+      .filter((t) => t.content && !VERB_STEMS.has(t.key)).slice(0, done ? 1 : 3);
     if (what.some((t) => a.keys.has(t.key))) return true;
   }
   return false;
@@ -246,8 +249,9 @@ function stopsSomething(low: string): boolean {
 
 const COPULA = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'becomes', 'became']);
 const PASSIVE = /\b(?:was|were) (?:\w+ )?\w{3,}(?:ed|en|t)\b/;
-// ("the last Friday of the month" is a day of every month, not a past one)
-const PAST = /\b(?:was|were|had|did|went|ran|got|met|saw|made|took|came|left|bought|sold|won|lost|paid|grew|gave|told|said|wrote|began|spent|ate|drove|flew|ago|yesterday|(?<!the )last (?:week|month|year|time|night|weekend|friday|monday|sunday|saturday))\b|\b\w{3,}ed\b/;
+// ("the last Friday of the month" is a day of every month, not a past one; "we get groceries
+// delivered", "backups are stored" are the present)
+const PAST = /\b(?:was|were|had|did|went|ran|got|met|saw|made|took|came|left|bought|sold|won|lost|paid|grew|gave|told|said|wrote|began|spent|ate|drove|flew|ago|yesterday|(?<!the )last (?:week|month|year|time|night|weekend|friday|monday|sunday|saturday))\b|(?<!\b(?:is|are|am|be|being|get|gets|getting)\s+(?:\w+\s+){0,3})\b\w{3,}ed\b/;
 
 function stem(w: string): string {
   // British and American spellings compare equal ("colour" / "color", "favourite" / "favorite").
@@ -310,8 +314,8 @@ const CAPITALISED = /^\p{Lu}\p{Ll}+(?:-\p{Ll}+)*$/u;
 /** A plain word's key: its stem, hyphens left out ("fire-fighting" is "firefighting"). */
 const wordKey = (low: string) => (low.includes('-') ? stem(low.replace(/-/g, '')) : stem(low));
 
-// (a channel or a handle is one name: "#ops-alerts", "@dana")
-const TOKEN_RE = /(?<![\p{L}\p{N}])[#@]\p{L}[\p{L}\p{N}_.-]*[\p{L}\p{N}]|[$€£¥]\d[\d,]*(?:\.\d+)?(?:k|m|mm|bn|b)?\b|\d[\d,]*(?:[.:]\d+)*(?:[a-z]{1,7})?(?:[+~][0-9a-z.]*[0-9a-z])*\b|[\p{L}][\p{L}\p{N}'_.+#/-]*[\p{L}\p{N}+#]|[\p{L}]|[:=]|→|->/giu;
+// (a channel, a handle or an e-mail address is one name: "#ops-alerts", "@dana", "ap@contoso.com")
+const TOKEN_RE = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}|(?<![\p{L}\p{N}])[#@]\p{L}[\p{L}\p{N}_.-]*[\p{L}\p{N}]|[$€£¥]\d[\d,]*(?:\.\d+)?(?:k|m|mm|bn|b)?\b|\d[\d,]*(?:[.:]\d+)*(?:[a-z]{1,7})?(?:[+~][0-9a-z.]*[0-9a-z])*\b|[\p{L}][\p{L}\p{N}'_.+#/-]*[\p{L}\p{N}+#]|[\p{L}]|[:=]|→|->/giu;
 
 /** Opening words to read as plain words (lower case), or none. */
 type Lower = ReadonlySet<string> | null;
@@ -344,8 +348,9 @@ export function tokenizeSentence(sentence: string, lowerInitial: Lower = null): 
       unitTaken = kind === 'value' && next !== undefined && (DURATION[next] !== undefined || SIZE[next] !== undefined || MASS[next] !== undefined || next === 'am' || next === 'pm') && /^\d[\d,.]*$/.test(r);
     } else if (/^\p{Lu}$/u.test(r) && !atStart && r !== 'I') {
       kind = 'name'; // "Hall B", "plan A" (not "Yesterday I went")
-    } else if (r === 'May' && (/^\d{1,2}(?:st|nd|rd|th)?$/.test(raw[i + 1] ?? '') || /^\d{1,2}$/.test(raw[i - 1] ?? ''))) {
-      kind = 'timeref'; // "May 12", "12 May": the month, not the verb
+    } else if (r === 'May' && (/^\d{1,2}(?:st|nd|rd|th)?$/.test(raw[i + 1] ?? '') || /^\d{1,2}$/.test(raw[i - 1] ?? '') ||
+      /^(?:until|till|through|in|by|since|from|of|early|late|mid|before|after)$/i.test(raw[i - 1] ?? ''))) {
+      kind = 'timeref'; // "May 12", "12 May", "until May": the month, not the verb
     } else if (low === 'one' && next && /^[a-z]/.test(next) && !ONE_IDIOM.test(next) && !ONE_BEFORE.has(raw[i - 1]?.toLowerCase() ?? '')) {
       kind = 'value'; // "one approval" / "two approvals" (not "the one", "one of", "one day")
       key = '1';
@@ -365,7 +370,7 @@ export function tokenizeSentence(sentence: string, lowerInitial: Lower = null): 
     // over", but not "New upstream release"). Lower-case hyphenated words are words ("fire-fighting").
     // (an opening "Go-live" is "go-live" when the other memory writes it so)
     else if (!(atStart && lowerInitial?.has(low) && CAPITALISED.test(r)) && (/[\d_@#.]|[a-z][A-Z]|^\p{Lu}{2,}|\p{Lu}[\w]*-/u.test(r) ||
-      (/^\p{Lu}/u.test(r) && !STOP.has(low) && (!atStart || !INITIAL_WORDS.has(low))))) {
+      (/^\p{Lu}/u.test(r) && !STOP.has(low) && (!atStart || !(INITIAL_WORDS.has(low) || doneOpener(r, raw[i + 1])))))) {
       kind = 'name';
       key = low.replace(/[-_ ]/g, '');
       if (atStart && CAPITALISED.test(r)) initial = true;
@@ -423,6 +428,17 @@ function pluralBeforeAux(toks: Tok[], from: number): boolean {
 const OPENING_VERBS = new Set(('switched moved migrated replaced swapped bumped upgraded downgraded raised lowered increased decreased ' +
   'changed handed transferred reassigned dropped ditched renamed rescheduled postponed relocated rotated retired').split(' '));
 // A past form that can open a note of what its writer did.
+// Rates in one word ("1,000 rpm", "50 qps"): the period they count per.
+const RATE_WORD = new Map([['rpm', 'minute'], ['qpm', 'minute'], ['rps', 'second'], ['qps', 'second'], ['rph', 'hour']]);
+// The time a sentence says something lasts until ("until May", "through August"), or null.
+function endTimeOf(s: SentenceInfo): string | null {
+  const i = s.toks.findIndex((t, j) => t.kind === 'timeref' && /^(?:until|till|through|thru)$/.test(s.toks[j - 1]?.low ?? ''));
+  return i < 0 ? null : s.toks[i].key;
+}
+
+// A note opening with what was done to something: "Finished The Overstory", "Booked the venue".
+const DETERMINER = /^(?:the|a|an|my|our|his|her|their)$/i;
+const doneOpener = (word: string, next: string | undefined) => /^\p{Lu}[a-z]{2,}ed$/u.test(word) && DETERMINER.test(next ?? '');
 const PAST_OPENER = /^(?:\w{3,}ed|sold|bought|quit|left|got|took|made|began|went|came|gave|kept|ran|put|set|cut|sent|spent|paid|met|found|built|wrote|lost|won)$/;
 // "again" after a copula and its value: back to a state ("max team size is 8 again").
 const STATE_AGAIN = /\b(?:is|are|was|were|'s|'re)\s+(?:\S+\s+){1,3}?again\b/g;
@@ -561,24 +577,40 @@ function asRanges(text: string): string {
   });
 }
 
+// "Updated shipping address — 480 Harbor Rd": a note's key said to be new.
+const REVISED_KEY = /^(?:updated|revised|corrected|changed)\s+(?=[^:=\n]{1,60}(?::|\s[—–])\s)/i;
 const KV_RE = /^\s*([^:=\n]{1,60}?)\s*(?::|=|→|->)\s+(\S.*)$/;
+// A spaced dash separates a key too ("Shipping address — 480 Harbor Rd"), when no word past the
+// key's first is a verb ("Just finished relocating — I live in Vancouver now", "Gym put prices up — …" are clauses).
+const DASH_KV_RE = /^\s*(\S+(?:\s+[\w'-]+){0,5}?)\s+[—–]\s+(\S.*)$/;
+function keyValue(text: string): RegExpExecArray | null {
+  const kv = KV_RE.exec(text);
+  if (kv) return kv;
+  const dashed = DASH_KV_RE.exec(text);
+  return dashed && !dashed[1].toLowerCase().split(/\s+/).slice(1).some((w) => /(?:ed|ing)$/.test(w) || VERB_STEMS.has(stem(w))) ? dashed : null;
+}
 
 function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: string | null = null): SentenceInfo {
   // "Update: …", "Quick note after the reorg: …" introduce the sentence; they are not its subject.
-  const led = LEAD_IN.test(full) ? full.replace(LEAD_IN, '').trim() || full : full;
+  const led0 = LEAD_IN.test(full) ? full.replace(LEAD_IN, '').trim() || full : full;
+  // "Updated shipping address — 480 Harbor Rd": a note's key said to be new; the word marks a change, the rest is the key.
+  const revised = REVISED_KEY.exec(led0);
+  const led = revised ? led0.slice(revised[0].length) : led0;
   const text = asTimeWords(asRanges(withoutIssueRefs(withoutSourceOrReason(withoutOpener(led))).replace(NOT_INSTEAD, ', instead of ')));
   const low = text.toLowerCase();
-  const kvm = KV_RE.exec(text);
-  // (a clause before the colon is no key: "Newsletter cadence changed: it now goes out on Tuesdays")
+  const kvm = keyValue(text);
+  // (a clause before the colon is no key: "Newsletter cadence changed: it now goes out on Tuesdays",
+  // "Airline rebooked Kenji: …")
   const kv = Boolean(kvm && kvm[1].split(/\s+/).length <= 6 && !/(?:^|\s)(?:is|are|was|were|has|have|had|said|says)(?:\s|$)/i.test(kvm[1]) &&
-    !/\s(?:changed|updated|moved|switched|changes|moves)$/i.test(kvm[1]) && !/^\w+ing\s+(?:up|with|to|about|over|through|on|in)\b/i.test(kvm[1]));
+    !/\s(?:changed|updated|moved|switched|changes|moves)$/i.test(kvm[1]) && !/^\S+(?:\s+\S+)?\s+[a-z]+ed\s+[A-Z]/.test(kvm[1]) && !/^\w+ing\s+(?:up|with|to|about|over|through|on|in)\b/i.test(kvm[1]));
   const { toks } = tokenizeSentence(text, lowerInitial);
   // The main clause, after a leading clause of time or cause ("After the reserved instances kicked
   // in, AWS is down to $8k"): its subject is the sentence's. The clause's words stay in the sentence.
   const clause = kv ? null : LEADING_CLAUSE.exec(text);
   const main = clause ? tokenizeSentence(text.slice(clause[0].length), lowerInitial).toks : toks;
   const start = toks.length - main.length;
-  const verb = firstVerb(main);
+  // ("Finished the book": an opening past verb before its object is the verb, whatever the word)
+  const verb = main[0]?.kind === 'word' && PAST_OPENER.test(main[0].low) && DETERMINER.test(main[1]?.low ?? '') ? 0 : firstVerb(main);
   let subjectToks: Tok[];
   if (kv) {
     subjectToks = tokenizeSentence(kvm![1], lowerInitial).toks;
@@ -609,13 +641,15 @@ function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: stri
   // ("is 8 again" is a state back to a value, not one more occurrence)
   const multiText = () => low.replace(NO_MORE, '').replace(TO_ANOTHER, '').replace(STATE_AGAIN, '');
   for (const [m, re] of MARKERS) if (m === 'negchange' ? stopsSomething(low) : re.test(m === 'multi' ? multiText() : low)) marks.add(m);
+  if (revised) marks.add('change');
   // Rates per second, minute or hour compare per hour ("100 requests per minute" = "6,000 per hour").
   const PER_HOUR = table({ second: 3600, sec: 3600, minute: 60, min: 60, hour: 1, hr: 1 });
   const valueToks = toks.filter((t) => t.kind === 'value');
   const values = valueToks.map((t) => {
     const i = toks.indexOf(t);
     const per = toks.slice(i + 1, i + 4).findIndex((x) => x.low === 'per' || x.low === 'a');
-    const unit = per >= 0 ? toks[i + 2 + per]?.low.replace(/s$/, '') : undefined;
+    // ("1,000 rpm", "50 qps": a rate in one word)
+    const unit = per >= 0 ? toks[i + 2 + per]?.low.replace(/s$/, '') : RATE_WORD.get(toks[i + 1]?.low ?? '');
     const n = Number(t.key);
     return unit && PER_HOUR[unit] && Number.isFinite(n) ? `${n * PER_HOUR[unit]}/h` : t.key;
   });
@@ -1007,7 +1041,9 @@ function qualifierDiff(a: SentenceInfo, b: SentenceInfo): boolean {
  * ("We moved the staging repo" is not about "The repo").
  */
 function changedIn(s: Subject, z: SentenceInfo): boolean {
-  if (!s.head || s.headIsName || !(z.marks.has('change') || z.marks.has('negchange'))) return false;
+  // (a subject of names alone is someone the newer may only mention: "Bob moved in with Alice";
+  // one with a plain word is a thing of theirs: "Kenji's flight to Osaka" / "rebooked Kenji: Osaka flight now …")
+  if (!s.head || (s.headIsName && s.keys.length === s.names.length) || !(z.marks.has('change') || z.marks.has('negchange'))) return false;
   const named = (k: string) => [...z.keys].some((m) => same(k, m));
   // (most of a longer subject will do, "The standing order for paper" / "the paper order"; its names all)
   const found = s.keys.filter(named).length;
@@ -1387,11 +1423,15 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // About the same subject, such figures are of the same attribute, however each names it ("We pay
   // $49/month for the Figma seat" / "Figma went up, it's $59 a month now"; "7:40 train" / "catch the 8:15 instead").
   const oneUnit = rel === 'same' && unitPair;
-  const sameAttr = oneUnit || countedSame || countedMatch && (!a.attributes.size || !b.attributes.size || (a.attributeNames.size && b.attributeNames.size
+  // (the newer names the older's figure as the one replaced: "on the 25th instead of the 1st")
+  const chainedValue = Boolean(rep && rep.old.some((k) => a.values.includes(k)) && rep.new.some((k) => b.values.includes(k)));
+  const sameAttr = oneUnit || countedSame || chainedValue || countedMatch && (!a.attributes.size || !b.attributes.size || (a.attributeNames.size && b.attributeNames.size
     ? anySame([...a.attributeNames], [...b.attributeNames])
     : attributesMatch(a.attributes, b.attributes)));
   // A value replaced: each side has one the other lacks (an added figure is not a replacement).
-  const valDiff = (sameAttr && [...va].some((v) => !vb.has(v)) && [...vb].some((v) => !va.has(v))) || stateChange(a, b);
+  // (the figure the newer names as replaced is not one it states)
+  const vbNow = chainedValue ? new Set([...vb].filter((v) => !rep!.old.includes(v))) : vb;
+  const valDiff = (sameAttr && [...va].some((v) => !vbNow.has(v)) && [...vbNow].some((v) => !va.has(v))) || stateChange(a, b);
   const valSame = va.size > 0 && va.size === vb.size && [...va].every((v) => vb.has(v)) &&
     !a.toks.some((t) => t.kind === 'name' && !b.keys.has(t.key)) && !timeDiffOf(a, b);
   const isDate = (t: Tok) => t.kind === 'timeref' || (t.kind === 'value' && /^(?:19|20)\d\d$/.test(t.key));
@@ -1431,9 +1471,10 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // Only the date differs: a schedule moved ("starts on Monday" / "on Wednesday"), a fixed past
   // event told two ways ("was published in 2018" / "in 2020"), or another occurrence of something
   // done again ("visited Egypt in 2015" / "in 2022").
-  const dateChange = dateOnly && timeDiff;
   // (the newer says it changed: "moved to", "rescheduled to", "slipped to")
   const moved = b.marks.has('change');
+  // (or an end date said to have moved, in other words around it: "on leave until May" / "extended her leave through August")
+  const dateChange = (dateOnly || (moved && endTimeOf(a) !== null && endTimeOf(b) !== null)) && timeDiff;
   const fixedEvent = PASSIVE.test(la) && PASSIVE.test(lb);
   // "works at Oracle" → "used to work at Oracle": the same fact, now told as history.
   // (not when the newer brings a name of its own: "worked at Stripe before she joined Shopify" is a past job beside the current one)
@@ -1663,7 +1704,8 @@ function onlyVerbDiffers(a: SentenceInfo, b: SentenceInfo): [string, string] | n
 }
 
 // A switch in so many words ("switched to light mode"), not just news ("his new job").
-const SWITCHED = /\b(?:switch(?:ed|es|ing)?|swapp?(?:ed|ing)|migrat(?:ed|es|ing)|replac(?:ed|es|ing)|renam(?:ed|es|ing)|(?:changed|moved) (?:\w+ )?to)\b/;
+// ("asked me to stop using bullet points and write paragraphs instead")
+const SWITCHED = /\b(?:switch(?:ed|es|ing)?|swapp?(?:ed|ing)|migrat(?:ed|es|ing)|replac(?:ed|es|ing)|renam(?:ed|es|ing)|(?:changed|moved) (?:\w+ )?to|stop(?:s|ped|ping)? \w+ing\b[^.;]{1,60}\binstead)\b/;
 
 function markedUpdate(a: SentenceInfo, b: SentenceInfo, older: MemoryInfo, newer: MemoryInfo, f: FeatureVector, cos: number, verbSwap: boolean): boolean {
   // (a one-line `key: value` note is a note, not a changelog's title: "Default branch: master")
