@@ -199,8 +199,8 @@ const CONTRACTIONS: Array<[RegExp, string]> = [
 
 // Markers, matched on the lower-cased sentence.
 const MARKERS: Array<[Mark, RegExp]> = [
-  ['change', /\b(?:(?:ownership|responsibility|custody|control)\b[^.;]{0,30}\b(?:went|goes|passed|moved|transferred|shifted) to|relocat(?:ed|es|ing|e)|switch(?:ed|es|ing)?|swapp?(?:ed|ing)?|migrat(?:ed|ing|e)|moved|moving|replac(?:ed|es|ing|ement)|instead|took over|tak(?:es|ing) over|(?:took|takes|taking|take) [^.;]{1,40} over\b(?! to\b)|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|in favou?r of|superseded|succeeded by|renamed|changed|chang(?:es|ing) (?:to|from)|now (?:uses?|runs?|owns?|leads?|handles?|lives?|works?|is|are|at|in|on|with|under|reports?|costs?|points?|belongs?|goes|managed|handled|owned|run|led)|is now|are now|has become|became|taken over|new (?:owner|lead|manager|maintainer|home|address|office|vendor|provider|supplier|host|tool|job|role|team|boss|number|price|plan|version|default|limit|location|contact|on-call|point of contact|email|e-mail|phone|url|website|domain|password|username|handle)|convert(?:ed|s)? (?:to|into)|switch(?:ed)? back|(?:found|got|landed|started|took|accepted) (?:a|an|my|his|her|their|our) (?:new )?(?:job|position|role|place|apartment|house)|bump(?:ed|s)?|upgrad(?:ed|e|es|ing)|downgrad(?:ed|e|es|ing)|pushed (?:back |out )?to|postponed|rescheduled|rebook(?:ed|s|ing)?|rotat(?:ed|es|ing)|brought forward|mov(?:es|ed) (?:up |back )?to|move (?:[^.;,]{1,30} )?to\b|scaled\b[^.;]{0,30}\bto|joined (?!(?:the|a|an|our|my|his|her|their|us|them|me|in|as)\b)|hand(?:s|ed|ing)? [^.;]{1,40} (?:(?:over|off) )?to|revis(?:ed|es|ing|e)|(?:re|up|down)siz(?:ed|es|ing)\b[^.;]{0,40}\bto|promoted|(?:is|are|was) gone|went from|rewr(?:ote|itten) (?:it )?in|rebuil(?:t|ds?|ding)\b[^.;]{0,40}\b(?:in|with|on)|trad(?:ed|es|ing) (?:in )?[^.;]{1,40} for|expand(?:ed|s|ing)?\b[^.;]{0,40}\bto\b|(?:tighten|loosen|relax)(?:ed|s|ing)?\b[^.;]{0,40}\bto\b|(?:has|have) been (?:moved|changed|replaced|reassigned|switched|raised|lowered|increased|reduced|updated)|updat(?:ed|e|es) (?:to|the)|set to|raised|lowered|increased|decreased|reduced|extended|shortened|(?:cut|slashed|trimmed|hiked|updated)\b[^.;]{0,40}\bto\b|from [^,.;]{1,40} to|slipp(?:ed|ing)? to|shift(?:ed|s|ing)?\b[^.;]{0,30}\bto|(?:went|gone|goes|going) (?:up|down)\b|put(?:s|ting)? (?:\w+ ){1,3}(?:up|down)\b|delayed (?:to|until)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|(?:hired|found|got|have|has) (?:a|an) new (?:accountant|lawyer|doctor|dentist|landlord|coach|therapist|assistant|agency|bank|designer|contractor|supplier|vendor|provider|manager|boss|ceo|cto|cfo|director|supervisor|advisor|tutor|trainer|vet|mechanic|hairdresser|barber)|(?:is|are|was|were|went|go(?:es)?|dropped|fell|rose|grew|jumped|climbed|shrank|came) (?:back )?(?:down|up) to|(?<=\w) down to (?=[$€£¥\d~])|(?:dropped|fell|rose|grew|jumped|climbed|shrank) to)\b|→|->|=>|^(?:the |our |my |a )?new [\w-]+(?: [\w-]+)?(?::| is | are )/],
-  ['negchange', /\b(?:lost (?:my|his|her|their|our|the) job|step(?:ped|s|ping)? down|laid off|fired|broke up|sold (?:my|his|her|their|our|the)|gave (?:away|up)|moved out|shut (?:down|off)|(?:is|are|was|were) gone|cancel(?:l?ed|s|l?ing)?|closed down|turned off|switched off|sunsett(?:ed|ing)|(?:is|are|was|were|be|been|being) sunset\b|decommissioned|phased out|wound down|orphan(?:ed|ing)?|no longer|divorced|wiped|uninstalled|pulled out of|dropped out of|backed out of|(?:rotated|rolled) off|ripped out|tore out|got rid of|not (?:anymore|any more)|anymore|any more|no more|stopped|quit|left|dropped|removed|discontinued|retired|deprecated|gave up|isn't .* anymore|ended|passed away|died|closed (?=(?:the|our|their|its|his|her|my)\b)|(?:finished|completed) (?=(?:the|a|an|my|our|his|her|their|reading|watching|building|writing)\b))\b/],
+  ['change', /\b(?:(?:ownership|responsibility|custody|control)\b[^.;]{0,30}\b(?:went|goes|passed|moved|transferred|shifted) to|relocat(?:ed|es|ing|e)|switch(?:ed|es|ing)?|swapp?(?:ed|ing)?|migrat(?:ed|ing|e)|moved|moving|replac(?:ed|es|ing|ement)|instead|took over|tak(?:es|ing) over|(?:took|takes|taking|take) [^.;]{1,40} over\b(?! to\b)|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|in favou?r of|superseded|succeeded by|renamed|changed|chang(?:es|ing) (?:to|from)|now (?:uses?|runs?|owns?|leads?|handles?|lives?|works?|is|are|at|in|on|with|under|reports?|costs?|points?|belongs?|goes|managed|handled|owned|run|led)|is now|are now|has become|became|taken over|new (?:owner|lead|manager|maintainer|home|address|office|vendor|provider|supplier|host|tool|job|role|team|boss|number|price|plan|version|default|limit|location|contact|on-call|point of contact|email|e-mail|phone|url|website|domain|password|username|handle)|convert(?:ed|s)? (?:to|into)|switch(?:ed)? back|(?:found|got|landed|started|took|accepted) (?:a|an|my|his|her|their|our) (?:new )?(?:job|position|role|place|apartment|house)|bump(?:ed|s)?|upgrad(?:ed|e|es|ing)|downgrad(?:ed|e|es|ing)|pushed (?:back |out )?to|postponed|rescheduled|rebook(?:ed|s|ing)?|rotat(?:ed|es|ing)|brought forward|mov(?:es|ed) (?:up |back )?to|move (?:[^.;,]{1,30} )?to\b|scaled\b[^.;]{0,30}\bto|joined (?!(?:the|a|an|our|my|his|her|their|us|them|me|in|as)\b)|hand(?:s|ed|ing)? [^.;]{1,40} (?:(?:over|off) )?to|revis(?:ed|es|ing|e)|(?:re|up|down)siz(?:ed|es|ing)\b[^.;]{0,40}\bto|promoted|(?:is|are|was) gone|went from|rewr(?:ote|itten) (?:it )?in|rebuil(?:t|ds?|ding)\b[^.;]{0,40}\b(?:in|with|on)|trad(?:ed|es|ing) (?:in )?[^.;]{1,40} for|expand(?:ed|s|ing)?\b[^.;]{0,40}\bto\b|(?:tighten|loosen|relax)(?:ed|s|ing)?\b[^.;]{0,40}\bto\b|(?:has|have) been (?:moved|changed|replaced|reassigned|switched|raised|lowered|increased|reduced|updated)|updat(?:ed|e|es) (?:to|the)|set to|raised|lowered|increased|decreased|reduced|extended|shortened|(?:cut|slashed|trimmed|hiked|updated|slipped|delayed)\b[^.;]{0,40}\bto\b|from [^,.;]{1,40} to|slipp(?:ed|ing)? to|shift(?:ed|s|ing)?\b[^.;]{0,30}\bto|(?:went|gone|goes|going) (?:up|down)\b|got (?:fixed|repaired|resolved|reopened|approved|rejected)|put(?:s|ting)? (?:\w+ ){1,3}(?:up|down)\b|delayed (?:to|until)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|(?:hired|found|got|have|has) (?:a|an) new (?:accountant|lawyer|doctor|dentist|landlord|coach|therapist|assistant|agency|bank|designer|contractor|supplier|vendor|provider|manager|boss|ceo|cto|cfo|director|supervisor|advisor|tutor|trainer|vet|mechanic|hairdresser|barber)|(?:is|are|was|were|went|go(?:es)?|dropped|fell|rose|grew|jumped|climbed|shrank|came) (?:back )?(?:down|up) to|(?<=\w) down to (?=[$€£¥\d~])|(?:dropped|fell|rose|grew|jumped|climbed|shrank) to)\b|→|->|=>|^(?:the |our |my |a )?new [\w-]+(?: [\w-]+)?(?::| is | are )/],
+  ['negchange', /\b(?:lost (?:my|his|her|their|our|the) job|step(?:ped|s|ping)? down|laid off|fired|broke up|sold (?:my|his|her|their|our|the)|gave (?:away|up)|moved out|shut (?:down|off)|(?:is|are|was|were) gone|cancel(?:l?ed|s|l?ing)?|closed down|turned off|switched off|sunsett(?:ed|ing)|(?:is|are|was|were|be|been|being) sunset\b|decommissioned|phased out|wound down|orphan(?:ed|ing)?|no longer|divorced|wiped|uninstalled|pulled out of|dropped out of|backed out of|(?:rotated|rolled) off|ripped out|tore out|got rid of|not (?:anymore|any more)|anymore|any more|no more|stopped|quit|left|dropped|removed|discontinued|retired|deprecated|gave up|isn't .* anymore|ended|passed away|died|(?:is|are|was|were|been|got) (?:archived|deleted)|closed (?=(?:the|our|their|its|his|her|my)\b)|(?:finished|completed) (?=(?:the|a|an|my|our|his|her|their|reading|watching|building|writing)\b))\b/],
   ['soft', /\b(?:now|nowadays|these days|currently|as of|since (?:the )?last \w+|(?:since|after) the (?:reorg|reorgani[sz]ation|restructur(?:e|ing)|re-?shuffle|team shuffle|shake-?up|migration|switch|move|change|merger|acquisition|rebrand)|since (?:monday|tuesday|wednesday|thursday|friday|january|february|march|april|may|june|july|august|september|october|november|december|last|yesterday|today)|from (?:now|today|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next|this|the \w+ on)|starting|effective|going forward|henceforth|latest|current|this (?:week|month|year|quarter|fall|autumn|spring|summer|winter|semester|term|season|sprint))\b/],
   ['history', /\b(?:used to|previously|formerly|originally|back (?:in (?:the day|the days|\d|school|college|high school)|when|then)|in the past|at the time|years ago|before (?:the|we|i|he|she|they)|before (?:this|that|the current|the new) one|when (?:i|we|he|she|they) (?:was|were)|as a kid|as a child|growing up|had been|once upon|old days)\b/],
   ['hypo', /\b(?:(?:plan(?:s|ned|ning)|(?:i|we|you|they|to|still|also) plan) (?:to|on)|might|maybe|perhaps|possibly|probably|consider(?:s|ed|ing)?|thinking (?:about|of)|think about|would|could|should|if|unless|whether|hop(?:e|es|ing) to|want(?:s|ed)? to|wanna|wish|intend(?:s|ed)? to|propos(?:e|ed|al)|idea|someday|eventually|tempted|dream(?:s|ing)? of|looking (?:into|for)|(?:i|we|you|he|she|they|it) may|hypothetical|suppose)\b/],
@@ -432,6 +432,9 @@ const OPENING_VERBS = new Set(('switched moved migrated replaced swapped bumped 
 // A past form that can open a note of what its writer did.
 // Rates in one word ("1,000 rpm", "50 qps"): the period they count per.
 const RATE_WORD = new Map([['rpm', 'minute'], ['qpm', 'minute'], ['rps', 'second'], ['qps', 'second'], ['rph', 'hour']]);
+// The newer names the time something moved to ("move our calls to Wednesday mornings").
+const movedToTime = (s: SentenceInfo) => s.toks.some((t, j) => t.kind === 'timeref' && s.toks[j - 1]?.low === 'to');
+
 // The time a sentence says something lasts until ("until May", "through August"), or null.
 function endTimeOf(s: SentenceInfo): string | null {
   const i = s.toks.findIndex((t, j) => t.kind === 'timeref' && /^(?:until|till|through|thru)$/.test(s.toks[j - 1]?.low ?? ''));
@@ -566,7 +569,9 @@ const BARE_HOURS = /\b(\d{1,2})\s*(?:to|-|–)\s*(\d{1,2})\b(?!\s*(?:%|[ap]m\b|:
 const FORTNIGHTLY = /\b(?:(?:once )?every (?:other|2|two) weeks?|bi-?weekly)\b/gi;
 // Midnight and noon as a time of day are clock times ("goes to bed around midnight" / "around 10:30").
 const NAMED_HOUR = /\b(at|around|about|by|until|till|before|after|from|to) (midnight|noon)\b/gi;
-const asTimeWords = (text: string) => text.replace(FORTNIGHTLY, 'fortnightly')
+// Service at every hour is the span of a whole day ("24/7", "around the clock").
+const ALL_HOURS = /\b24\/7\b|\b(?:a)?round the clock\b/gi;
+const asTimeWords = (text: string) => text.replace(FORTNIGHTLY, 'fortnightly').replace(ALL_HOURS, 'between 0:00 and 24:00')
   .replace(NAMED_HOUR, (_, p: string, h: string) => `${p} ${h.toLowerCase() === 'noon' ? '12:00' : '0:00'}`);
 
 function asRanges(text: string): string {
@@ -582,14 +587,16 @@ function asRanges(text: string): string {
 // "Updated shipping address — 480 Harbor Rd": a note's key said to be new.
 const REVISED_KEY = /^(?:updated|revised|corrected|changed)\s+(?=[^:=\n]{1,60}(?::|\s[—–])\s)/i;
 const KV_RE = /^\s*([^:=\n]{1,60}?)\s*(?::|=|→|->)\s+(\S.*)$/;
-// A spaced dash separates a key too ("Shipping address — 480 Harbor Rd"), when no word past the
-// key's first is a verb ("Just finished relocating — I live in Vancouver now", "Gym put prices up — …" are clauses).
+// A spaced dash separates a key too ("Shipping address — 480 Harbor Rd"), when the key opens with
+// no verb and no word past its first is one ("Got rid of the Tesla — …", "Just finished relocating
+// — I live in Vancouver now", "Gym put prices up — …" are clauses).
 const DASH_KV_RE = /^\s*(\S+(?:\s+[\w'-]+){0,5}?)\s+[—–]\s+(\S.*)$/;
 function keyValue(text: string): RegExpExecArray | null {
   const kv = KV_RE.exec(text);
   if (kv) return kv;
   const dashed = DASH_KV_RE.exec(text);
-  return dashed && !dashed[1].toLowerCase().split(/\s+/).slice(1).some((w) => /(?:ed|ing)$/.test(w) || VERB_STEMS.has(stem(w))) ? dashed : null;
+  const words = dashed?.[1].toLowerCase().split(/\s+/) ?? [];
+  return dashed && !VERBS.has(words[0]) && !words.slice(1).some((w) => /(?:ed|ing)$/.test(w) || VERB_STEMS.has(stem(w))) ? dashed : null;
 }
 
 function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: string | null = null): SentenceInfo {
@@ -1095,6 +1102,7 @@ const ANTONYMS: ReadonlyArray<readonly [ReadonlySet<string>, ReadonlySet<string>
   'allowed permitted|forbidden prohibited banned', 'required mandatory|optional', 'public|private', 'paid|unpaid',
   'valid|invalid', 'supported|unsupported', 'online|offline', 'visible|hidden', 'included|excluded', 'locked|unlocked',
   'legal|illegal', 'possible|impossible', 'compatible|incompatible', 'married|divorced separated', 'employed|unemployed',
+  'broken faulty|fixed repaired working',
 ].map((g) => g.split('|').map((c) => new Set(c.split(' '))) as unknown as readonly [ReadonlySet<string>, ReadonlySet<string>]);
 
 /** One sentence says a word the other denies with its antonym. */
@@ -1199,6 +1207,11 @@ function subKey(text: string): string | null {
   return /^[^:\n]{1,60}:\s+([^:\s][^:\n]{0,40}?):\s/.exec(text)?.[1].toLowerCase() ?? null;
 }
 
+const PREFERENCE_KEY = /^(?:prefer|favou?rit)/;
+/** A note key of a preference ("Preferred IDE") whose thing the sentence names with a preference of its own. */
+const preferenceOf = (key: Subject, z: SentenceInfo) => key.keys.length > 1 && PREFERENCE_KEY.test(key.keys[0]) &&
+  key.keys.slice(1).every((k) => z.keys.has(k)) && /\b(?:prefers?|preferred|favou?rite|rather)\b/i.test(z.text);
+
 /** Two sentences said by two speakers: "I" is a different person in each. */
 const otherSpeakers = (x: SentenceInfo, y: SentenceInfo) => x.speaker !== null && y.speaker !== null && x.speaker !== y.speaker;
 /** Two sentences, one of them a chat line, that share less than half their words: in chat, about two things. */
@@ -1245,6 +1258,9 @@ function subjectRelation(x: SentenceInfo, y: SentenceInfo, mx: MemoryInfo, my: M
   const extraMod = (p: Subject, q: Subject) => p.mods.some((k) => !q.keys.some((m) => same(k, m)));
   if (x.kv && y.kv && (extraMod(sx, sy) || extraMod(sy, sx))) return 'different';
   if (speaks(x, sy) || speaks(y, sx)) return 'same';
+  // "Preferred indentation: 4 spaces" / "user now prefers tabs for indentation": a preference note's
+  // key, told as a preference of the same thing.
+  if ((x.kv && preferenceOf(sx, y)) || (y.kv && preferenceOf(sy, x))) return 'same';
   // "We scaled the cluster to 5 nodes" / "The cluster has 3 nodes": the other's subject is what we acted on.
   // (the older may say what we do with it without a change: "We store user uploads in S3" / "User uploads are stored in R2 now")
   const actedOn = (s: Subject, z: SentenceInfo, we: boolean) => s.keys.length > 0 && s.keys.every((k) => z.keys.has(k)) && (z.marks.has('change') || we);
@@ -1475,8 +1491,9 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // done again ("visited Egypt in 2015" / "in 2022").
   // (the newer says it changed: "moved to", "rescheduled to", "slipped to")
   const moved = b.marks.has('change');
-  // (or an end date said to have moved, in other words around it: "on leave until May" / "extended her leave through August")
-  const dateChange = (dateOnly || (moved && endTimeOf(a) !== null && endTimeOf(b) !== null)) && timeDiff;
+  // (or a date said to have moved, in other words around it: "on leave until May" / "extended her leave
+  // through August"; "prefers calls on Tuesday afternoons" / "asked to move our calls to Wednesday mornings")
+  const dateChange = (dateOnly || (moved && ((endTimeOf(a) !== null && endTimeOf(b) !== null) || movedToTime(b)))) && timeDiff;
   const fixedEvent = PASSIVE.test(la) && PASSIVE.test(lb);
   // "works at Oracle" → "used to work at Oracle": the same fact, now told as history.
   // (not when the newer brings a name of its own: "worked at Stripe before she joined Shopify" is a past job beside the current one)
@@ -1643,7 +1660,8 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   const occasion = !released && [...tb].some((t) => OCCASION.test(t) && !ta.has(t)) && ![...ta].some((t) => OCCASION.test(t)) &&
     !b.marks.has('change') && !/\b(?:from|starting|as of|effective|beginning|going forward)\b/.test(lb);
   // (a flip between two named times is two occasions: "failing yesterday" / "passing today")
-  const otherOccasion = (((timeDiff && (!dateOnly || flipped)) || oneOff) && !changeMarked) || pastPeriod || occasion;
+  // (a state flipped by its antonym, told with when: "is broken" / "got fixed this morning", is the state since)
+  const otherOccasion = (((timeDiff && (!dateOnly || flipped)) || (oneOff && !(pureFlip && antonymSwap(a, b)))) && !changeMarked) || pastPeriod || occasion;
   const otherClaim = flipped && !pureFlip && !b.marks.has('negchange');
   // "Lisa is also the contact for Globex": one more, not another instead.
   const addition = b.marks.has('multi') && !changeMarked;
@@ -1729,5 +1747,5 @@ function markedUpdate(a: SentenceInfo, b: SentenceInfo, older: MemoryInfo, newer
   // (a holder named without a name is one too: "Billing service ownership moved to the payments team")
   return Boolean((f.marked_replacement || verbSwap || f.ownership_change || f.holder_new || f.stopped || (f.swap && (f.swap_chain || f.negchange_new))) && sameSubject && marked && cos >= MARKED_UPDATE_MIN_COSINE &&
     !f.topic_disjoint && !f.multi_verb && !f.hypo && !f.future && !f.history &&
-    (value || verbSwap || f.date_moved || f.ownership_change || f.holder_new || f.stopped || (f.first_both && shortNotes) || (f.replaced && SWITCHED.test(b.text.toLowerCase()) && f.overlap >= 0.5 && shortNotes)));
+    (value || verbSwap || f.neg_flip || f.date_moved || f.ownership_change || f.holder_new || f.stopped || (f.first_both && shortNotes) || (f.replaced && SWITCHED.test(b.text.toLowerCase()) && f.overlap >= 0.5 && shortNotes)));
 }
