@@ -199,7 +199,7 @@ const CONTRACTIONS: Array<[RegExp, string]> = [
 
 // Markers, matched on the lower-cased sentence.
 const MARKERS: Array<[Mark, RegExp]> = [
-  ['change', /\b(?:(?:ownership|responsibility|custody|control)\b[^.;]{0,30}\b(?:went|goes|passed|moved|transferred|shifted) to|relocat(?:ed|es|ing|e)|switch(?:ed|es|ing)?|swapp?(?:ed|ing)?|migrat(?:ed|ing|e)|moved|moving|replac(?:ed|es|ing|ement)|instead|took over|tak(?:es|ing) over|(?:took|takes|taking|take) [^.;]{1,40} over\b(?! to\b)|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|in favou?r of|superseded|succeeded by|renamed|changed|chang(?:es|ing) (?:to|from)|now (?:uses?|runs?|owns?|leads?|handles?|lives?|works?|is|are|at|in|on|with|under|reports?|costs?|points?|belongs?|goes|managed|handled|owned|run|led)|is now|are now|has become|became|taken over|new (?:owner|lead|manager|maintainer|home|address|office|vendor|provider|supplier|host|tool|job|role|team|boss|number|price|plan|version|default|limit|location|contact|on-call|point of contact|email|e-mail|phone|url|website|domain|password|username|handle)|convert(?:ed|s)? (?:to|into)|switch(?:ed)? back|(?:found|got|landed|started|took|accepted) (?:a|an|my|his|her|their|our) (?:new )?(?:job|position|role|place|apartment|house)|bump(?:ed|s)?|upgrad(?:ed|e|es|ing)|downgrad(?:ed|e|es|ing)|pushed (?:back |out )?to|postponed|rescheduled|rebook(?:ed|s|ing)?|rotat(?:ed|es|ing)|brought forward|mov(?:es|ed) (?:up |back )?to|move (?:[^.;,]{1,30} )?to\b|scaled\b[^.;]{0,30}\bto|joined (?!(?:the|a|an|our|my|his|her|their|us|them|me|in|as)\b)|hand(?:s|ed|ing)? [^.;]{1,40} (?:(?:over|off) )?to|revis(?:ed|es|ing|e)|(?:re|up|down)siz(?:ed|es|ing)\b[^.;]{0,40}\bto|promoted|(?:is|are|was) gone|went from|rewr(?:ote|itten) (?:it )?in|rebuil(?:t|ds?|ding)\b[^.;]{0,40}\b(?:in|with|on)|trad(?:ed|es|ing) (?:in )?[^.;]{1,40} for|expand(?:ed|s|ing)?\b[^.;]{0,40}\bto\b|(?:tighten|loosen|relax)(?:ed|s|ing)?\b[^.;]{0,40}\bto\b|(?:has|have) been (?:moved|changed|replaced|reassigned|switched|raised|lowered|increased|reduced|updated)|updat(?:ed|e|es) (?:to|the)|set to|raised|lowered|increased|decreased|reduced|extended|shortened|(?:cut|slashed|trimmed|hiked|updated|slipped|delayed)\b[^.;]{0,40}\bto\b|(?:started|began) (?:eating|drinking|taking|using|working|year|grade|school|college|uni|university|(?:a|my|the) new)\b|renegotiated|adjusted|outsourc(?:ed|ing) to|(?:got|was|been|am|is|were) (?:just )?hired\b|from [^,.;]{1,40} to|slipp(?:ed|ing)? to|shift(?:ed|s|ing)?\b[^.;]{0,30}\bto|(?:went|gone|goes|going) (?:up|down)\b|got (?:fixed|repaired|resolved|reopened|approved|rejected)|put(?:s|ting)? (?:\w+ ){1,3}(?:up|down)\b|delayed (?:to|until)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|(?:hired|found|got|have|has) (?:a|an) new (?:accountant|lawyer|doctor|dentist|landlord|coach|therapist|assistant|agency|bank|designer|contractor|supplier|vendor|provider|manager|boss|ceo|cto|cfo|director|supervisor|advisor|tutor|trainer|vet|mechanic|hairdresser|barber)|(?:is|are|was|were|went|go(?:es)?|dropped|fell|rose|grew|jumped|climbed|shrank|came) (?:back )?(?:down|up) to|(?<=\w) down to (?=[$€£¥\d~])|(?:dropped|fell|rose|grew|jumped|climbed|shrank) to)\b|→|->|=>|^(?:the |our |my |a )?new [\w-]+(?: [\w-]+)?(?::| is | are )/],
+  ['change', /\b(?:(?:ownership|responsibility|custody|control)\b[^.;]{0,30}\b(?:went|goes|passed|moved|transferred|shifted) to|relocat(?:ed|es|ing|e)|switch(?:ed|es|ing)?|swapp?(?:ed|ing)?|migrat(?:ed|ing|e)|moved|moving|replac(?:ed|es|ing|ement)|instead|took over|tak(?:es|ing) over|(?:took|takes|taking|take) [^.;]{1,40} over\b(?! to\b)|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|in favou?r of|superseded|succeeded by|renamed|changed|chang(?:es|ing) (?:to|from)|now (?:uses?|runs?|owns?|leads?|handles?|lives?|works?|is|are|at|in|on|with|under|reports?|costs?|points?|belongs?|goes|managed|handled|owned|run|led)|is now|are now|has become|became|taken over|new (?:owner|lead|manager|maintainer|home|address|office|vendor|provider|supplier|host|tool|job|role|team|boss|number|price|plan|version|default|limit|location|contact|on-call|point of contact|email|e-mail|phone|url|website|domain|password|username|handle)|convert(?:ed|s)? (?:to|into)|switch(?:ed)? back|(?:found|got|landed|started|took|accepted) (?:a|an|my|his|her|their|our) (?:new )?(?:job|position|role|place|apartment|house)|bump(?:ed|s)?|upgrad(?:ed|e|es|ing)|downgrad(?:ed|e|es|ing)|pushed (?:back |out )?to|postponed|rescheduled|rebook(?:ed|s|ing)?|rotat(?:ed|es|ing)|brought forward|mov(?:es|ed) (?:up |back )?to|move (?:[^.;,]{1,30} )?to\b|scaled\b[^.;]{0,30}\bto|joined (?!(?:the|a|an|our|my|his|her|their|us|them|me|in|as)\b)|hand(?:s|ed|ing)? [^.;]{1,40} (?:(?:over|off) )?to|revis(?:ed|es|ing|e)|(?:re|up|down)siz(?:ed|es|ing)\b[^.;]{0,40}\bto|promoted|(?:is|are|was) gone|went from|rewr(?:ote|itten) (?:it )?in|rebuil(?:t|ds?|ding)\b[^.;]{0,40}\b(?:in|with|on)|trad(?:ed|es|ing) (?:in )?[^.;]{1,40} for|expand(?:ed|s|ing)?\b[^.;]{0,40}\bto\b|(?:tighten|loosen|relax)(?:ed|s|ing)?\b[^.;]{0,40}\bto\b|(?:has|have) been (?:moved|changed|replaced|reassigned|switched|raised|lowered|increased|reduced|updated)|updat(?:ed|e|es) (?:to|the)|set to|raised|lowered|increased|decreased|reduced|extended|shortened|(?:cut|slashed|trimmed|hiked|updated|slipped|delayed)\b[^.;]{0,40}\bto\b|(?:has|have) been \w+ing\b[^.;]{0,60}\bsince (?:the|we|i|he|she|they|my|our|his|her|their)\b|(?:started|began) (?:eating|drinking|taking|using|working|year|grade|school|college|uni|university|(?:a|my|the) new)\b|renegotiated|adjusted|outsourc(?:ed|ing) to|(?:got|was|been|am|is|were) (?:just )?hired\b|from [^,.;]{1,40} to|slipp(?:ed|ing)? to|shift(?:ed|s|ing)?\b[^.;]{0,30}\bto|(?:went|gone|goes|going) (?:up|down)\b|got (?:fixed|repaired|resolved|reopened|approved|rejected)|put(?:s|ting)? (?:\w+ ){1,3}(?:up|down)\b|delayed (?:to|until)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|(?:hired|found|got|have|has) (?:a|an) new (?:accountant|lawyer|doctor|dentist|landlord|coach|therapist|assistant|agency|bank|designer|contractor|supplier|vendor|provider|manager|boss|ceo|cto|cfo|director|supervisor|advisor|tutor|trainer|vet|mechanic|hairdresser|barber)|(?:is|are|was|were|went|go(?:es)?|dropped|fell|rose|grew|jumped|climbed|shrank|came) (?:back )?(?:down|up) to|(?<=\w) down to (?=[$€£¥\d~])|(?:dropped|fell|rose|grew|jumped|climbed|shrank) to)\b|→|->|=>|^(?:the |our |my |a )?new [\w-]+(?: [\w-]+)?(?::| is | are )/],
   ['negchange', /\b(?:lost (?:my|his|her|their|our|the) job|step(?:ped|s|ping)? down|laid off|fired|broke up|sold (?:my|his|her|their|our|the)|gave (?:away|up)|moved out|shut (?:down|off)|(?:is|are|was|were) gone|cancel(?:l?ed|s|l?ing)?|closed down|turned off|switched off|sunsett(?:ed|ing)|(?:is|are|was|were|be|been|being) sunset\b|decommissioned|phased out|wound down|orphan(?:ed|ing)?|no longer|divorced|wiped|uninstalled|pulled out of|dropped out of|backed out of|(?:rotated|rolled) off|ripped out|tore out|got rid of|not (?:anymore|any more)|anymore|any more|no more|stopped|quit|left|dropped|removed|discontinued|retired|deprecated|gave up|isn't .* anymore|ended|passed away|died|(?:is|are|was|were|been|got) (?:archived|deleted)|closed (?=(?:the|our|their|its|his|her|my)\b)|(?:finished|completed) (?=(?:the|a|an|my|our|his|her|their|reading|watching|building|writing)\b))\b/],
   ['soft', /\b(?:now|nowadays|these days|currently|as of|since (?:the )?last \w+|(?:since|after) the (?:reorg|reorgani[sz]ation|restructur(?:e|ing)|re-?shuffle|team shuffle|shake-?up|migration|switch|move|change|merger|acquisition|rebrand)|since (?:monday|tuesday|wednesday|thursday|friday|january|february|march|april|may|june|july|august|september|october|november|december|last|yesterday|today)|from (?:now|today|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next|this|the \w+ on)|starting|effective|going forward|henceforth|latest|current|this (?:week|month|year|quarter|fall|autumn|spring|summer|winter|semester|term|season|sprint))\b/],
   ['history', /\b(?:used to|previously|formerly|originally|back (?:in (?:the day|the days|\d|school|college|high school)|when|then)|in the past|at the time|years ago|before (?:the|we|i|he|she|they)|before (?:this|that|the current|the new) one|when (?:i|we|he|she|they) (?:was|were)|as a kid|as a child|growing up|had been|once upon|old days)\b/],
@@ -432,6 +432,21 @@ const OPENING_VERBS = new Set(('switched moved migrated replaced swapped bumped 
 // A past form that can open a note of what its writer did.
 // Rates in one word ("1,000 rpm", "50 qps"): the period they count per.
 const RATE_WORD = new Map([['rpm', 'minute'], ['qpm', 'minute'], ['rps', 'second'], ['qps', 'second'], ['rph', 'hour']]);
+/** Value tokens less the last of each figure a bracketed aside of `text` (words with it) names. */
+function withoutAsides(values: Tok[], text: string): Tok[] {
+  const out = [...values];
+  for (const m of text.matchAll(/\(([^)]*)\)/g)) {
+    const toks = tokenizeSentence(m[1]).toks;
+    // (a bracket that holds the value itself, "New upstream release (1.3.92)", is no aside)
+    if (toks.filter((t) => t.content && t.kind !== 'value').length < 2) continue;
+    for (const t of toks) {
+      const i = out.findLastIndex((v) => t.kind === 'value' && v.key === t.key);
+      if (i >= 0) out.splice(i, 1);
+    }
+  }
+  return out;
+}
+
 // The newer names the time something moved to ("move our calls to Wednesday mornings").
 const movedToTime = (s: SentenceInfo) => s.toks.some((t, j) => t.kind === 'timeref' && s.toks[j - 1]?.low === 'to');
 
@@ -653,7 +668,8 @@ function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: stri
   if (revised) marks.add('change');
   // Rates per second, minute or hour compare per hour ("100 requests per minute" = "6,000 per hour").
   const PER_HOUR = table({ second: 3600, sec: 3600, minute: 60, min: 60, hour: 1, hr: 1 });
-  const valueToks = toks.filter((t) => t.kind === 'value');
+  // (a note's bracketed aside names no value of its key: "Backup: 3:00 from tonight (maintenance overlaps 1:00)")
+  const valueToks = withoutAsides(toks.filter((t) => t.kind === 'value'), kv ? kvm![2] : '');
   const values = valueToks.map((t) => {
     const i = toks.indexOf(t);
     const per = toks.slice(i + 1, i + 4).findIndex((x) => x.low === 'per' || x.low === 'a');
@@ -1390,6 +1406,8 @@ export function alignedPairs(newer: MemoryInfo, older: MemoryInfo, k = ALIGNED_P
   return top.map(([, a, b]) => [a, b]);
 }
 
+// A time something holds from on ("from tonight", "starting Monday").
+const FROM_THEN = /\b(?:from|starting|as of|effective|beginning|going forward)\b/;
 // A weekday or a day named from today: a time the newer may name for one occasion.
 const WEEKDAY = /^(?:mon|tue|wed|thu|fri|sat|sun)|^(?:today|tonight|tomorrow|yesterday)$/;
 // One named day ("this Friday", "tomorrow"), not a weekday that comes back.
@@ -1661,7 +1679,8 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // (a version released on a day is the version from then on: "3.2.1" / "version 3.4.0 went out today")
   const released = valDiff && a.versions > 0 && b.versions > 0;
   // (or a holiday: "The office will open at 10 on Boxing Day")
-  const oneOff = (onlyNewerTimes && !released && (b.past || [...tb].some((t) => WEEKDAY.test(t) && !ta.has(t)))) || (HOLIDAY.test(lb) && !HOLIDAY.test(la));
+  // (not a day things change from: "3:00 from tonight")
+  const oneOff = (onlyNewerTimes && !released && (b.past || ([...tb].some((t) => WEEKDAY.test(t) && !ta.has(t)) && !FROM_THEN.test(lb)))) || (HOLIDAY.test(lb) && !HOLIDAY.test(la));
   // The older told of a past period the newer does not name ("Last year the conference was in
   // Lisbon" / "This year's conference is in Valencia"): both can hold, whatever marks the newer.
   const pastPeriod = a.past && timeDiff && !dateOnly && [...ta].some((t) => /^(?:last-|yesterday$|(?:19|20)\d\d$)/.test(t));
@@ -1669,7 +1688,7 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // what the older says of every Friday, unless the newer says it starts then or moved.
   // (a version released today is the version from then on)
   const occasion = !released && [...tb].some((t) => OCCASION.test(t) && !ta.has(t)) && ![...ta].some((t) => OCCASION.test(t)) &&
-    !b.marks.has('change') && !/\b(?:from|starting|as of|effective|beginning|going forward)\b/.test(lb);
+    !b.marks.has('change') && !FROM_THEN.test(lb);
   // (a flip between two named times is two occasions: "failing yesterday" / "passing today")
   // (a state flipped by its antonym, told with when: "is broken" / "got fixed this morning", is the state since)
   const otherOccasion = (((timeDiff && (!dateOnly || flipped)) || (oneOff && !(pureFlip && antonymSwap(a, b)))) && !changeMarked) || pastPeriod || occasion;
@@ -1740,7 +1759,7 @@ function onlyVerbDiffers(a: SentenceInfo, b: SentenceInfo): [string, string] | n
 
 // A switch in so many words ("switched to light mode"), not just news ("his new job").
 // ("asked me to stop using bullet points and write paragraphs instead")
-const SWITCHED = /\b(?:switch(?:ed|es|ing)?|swapp?(?:ed|ing)|migrat(?:ed|es|ing)|replac(?:ed|es|ing)|renam(?:ed|es|ing)|(?:changed|moved) (?:\w+ )?to|stop(?:s|ped|ping)? \w+ing\b[^.;]{1,60}\binstead)\b/;
+const SWITCHED = /\b(?:(?:up|down)grad(?:ed|es|ing) (?:\w+ ){0,4}to|switch(?:ed|es|ing)?|swapp?(?:ed|ing)|migrat(?:ed|es|ing)|replac(?:ed|es|ing)|renam(?:ed|es|ing)|(?:changed|moved) (?:\w+ )?to|stop(?:s|ped|ping)? \w+ing\b[^.;]{1,60}\binstead)\b/;
 
 function markedUpdate(a: SentenceInfo, b: SentenceInfo, older: MemoryInfo, newer: MemoryInfo, f: FeatureVector, cos: number, verbSwap: boolean): boolean {
   // (a one-line `key: value` note is a note, not a changelog's title: "Default branch: master")
