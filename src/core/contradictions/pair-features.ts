@@ -447,8 +447,9 @@ function withoutAsides(values: Tok[], text: string): Tok[] {
   return out;
 }
 
-// The newer names the time something moved to ("move our calls to Wednesday mornings").
-const movedToTime = (s: SentenceInfo) => s.toks.some((t, j) => t.kind === 'timeref' && s.toks[j - 1]?.low === 'to');
+// The newer names the time something moved to ("move our calls to Wednesday mornings", "is now on Tuesdays").
+const movedToTime = (s: SentenceInfo) => s.toks.some((t, j) => t.kind === 'timeref' &&
+  (s.toks[j - 1]?.low === 'to' || (/^(?:on|every)$/.test(s.toks[j - 1]?.low ?? '') && s.toks[j - 2]?.low === 'now')));
 
 // The time a sentence says something lasts until ("until May", "through August"), or null.
 function endTimeOf(s: SentenceInfo): string | null {
@@ -833,9 +834,30 @@ function leadInItems(sentence: string): string[] {
   return [`${m[0]} ${items[0]}`, ...items.slice(1)];
 }
 
+/**
+ * A record's fields, one sentence each: "Household budget: groceries £400/month, utilities £180,
+ * childcare £950" holds three notes ("childcare: £950"), and "Profile: Dana, 34, designer at Loom,
+ * lives in Austin" four about Dana ("Dana lives in Austin"). Only under a capitalised key (a
+ * changelog's package title stays the subject of its lines).
+ */
+function fieldItems(sentence: string): string[] {
+  const m = KV_RE.exec(sentence);
+  if (!m || !/^\s*\p{Lu}/u.test(m[1]) || m[1].split(/\s+/).length > 4 || LEAD_IN.test(sentence)) return [sentence];
+  const items = m[2].replace(/[.!]$/, '').split(/\s*[,;]\s+(?:and\s+)?/).map((x) => x.trim());
+  if (items.length < 3 || items.some((x) => !x || x.split(/\s+/).length > 8)) return [sentence];
+  // (a record that opens with a name is about that one: "Dana, 34, …")
+  const who = /^\p{Lu}[\p{L}'-]+(?: \p{Lu}[\p{L}'-]+){0,2}$/u.test(items[0]) ? items[0] : null;
+  const field = (item: string) => {
+    const figure = /^(\D+?)\s+(?:(?:at|on|for|of|to|is)\s+)?([$€£¥~]?\d.*)$/.exec(item);
+    if (who) return firstVerb(tokenizeSentence(item).toks) === 0 ? `${who} ${item}` : `${who}: ${item}`;
+    return figure ? `${figure[1]}: ${figure[2]}` : item;
+  };
+  return [`${m[1]}:`, ...(who ? items.slice(1) : items).map(field)];
+}
+
 /** Sentences of a text, each with the speaker of its line. */
 const spokenSentences = (text: string) =>
-  speakerLines(text).flatMap((line) => sentencesOf(line.text).flatMap(leadInItems).map((x) => ({ text: x, speaker: line.speaker })));
+  speakerLines(text).flatMap((line) => sentencesOf(line.text).flatMap(leadInItems).flatMap(fieldItems).map((x) => ({ text: x, speaker: line.speaker })));
 
 export function analyzeMemory(text: string, lowerInitial: Lower = null): MemoryInfo {
   const spoken = spokenSentences(text).slice(0, MAX_SENTENCES);
