@@ -140,6 +140,8 @@ const UPDATES: Array<[string, string, V, string]> = [
   ['Monthly costs: rent £1,200, phone £25, gym £40.', 'The gym went up to £45 a month in January.', 'rdf_conflict', 'a field of a record'],
   ['Weekly plan: swim Tuesday 7am, choir Wednesday 8pm, market Saturday.', 'Choir is now on Thursdays at 8pm.', 'rdf_conflict', 'a record\'s field moved to another day'],
   ['Patient notes: takes vitamin D daily, walks every morning, sleeps badly.', 'Patient update: stopped taking vitamin D after the blood test came back normal.', 'rdf_conflict', '"<topic> update:" is a lead-in'],
+  ['Omar mentioned his father lives in Tunis.', "Omar's father moved to Marseille in the spring.", 'rdf_conflict', 'what someone said of their own relation is theirs'],
+  ['Tenant at flat 3C: Ms. Hale, lease through March.', 'Flat 3C is empty; Ms. Hale moved out when the lease ended.', 'rdf_conflict', '"3C" after "flat" is a flat, no figure'],
   ['We get our veg box delivered by Abel on Fridays.', "We've stopped Abel — the veg comes from the market now.", 'rdf_conflict', 'a present passive is no past; a stop of the older\'s provider'],
   ["The API's p95 latency budget is 300 ms.", 'We tightened the p95 latency budget to 200 ms.', 'rdf_conflict', '"tightened … to"'],
   ['The user runs Ubuntu on their laptop.', 'The user wiped Ubuntu and installed Fedora on the laptop.', 'rdf_conflict', 'wiped one, installed another'],

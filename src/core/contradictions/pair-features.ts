@@ -341,7 +341,9 @@ export function tokenizeSentence(sentence: string, lowerInitial: Lower = null): 
     let key = low;
     let unitTaken = false;
     let initial = false;
-    if (/^[$€£¥\d]/.test(r) || /^v\d+(?:\.\d+)*$/i.test(r)) {
+    if (/^\d+[a-z]$/i.test(r) && UNIT_NOUN.test(raw[i - 1] ?? '')) {
+      kind = 'name'; // "flat 2B", "gate 4a": a unit's number, no figure
+    } else if (/^[$€£¥\d]/.test(r) || /^v\d+(?:\.\d+)*$/i.test(r)) {
       kind = 'value'; // ("the 25th" is a figure; "second", "third" in words stay ordinals)
       key = kind === 'value' ? valueKey(r, next) : low;
       // "at 10" with nothing after it that counts: an hour ("Sprint planning is Monday at 10").
@@ -430,6 +432,8 @@ function pluralBeforeAux(toks: Tok[], from: number): boolean {
 const OPENING_VERBS = new Set(('switched moved migrated replaced swapped bumped upgraded downgraded raised lowered increased decreased ' +
   'changed handed transferred reassigned dropped ditched renamed rescheduled postponed relocated rotated retired').split(' '));
 // A past form that can open a note of what its writer did.
+// Nouns whose number names one of them ("flat 2B", "room 12a").
+const UNIT_NOUN = /^(?:flat|apartment|apt|unit|room|suite|gate|seat|floor|block|building|bay|desk|hall|platform|terminal|ward|bed)$/i;
 // Rates in one word ("1,000 rpm", "50 qps"): the period they count per.
 const RATE_WORD = new Map([['rpm', 'minute'], ['qpm', 'minute'], ['rps', 'second'], ['qps', 'second'], ['rph', 'hour']]);
 /** Value tokens less the last of each figure a bracketed aside of `text` (words with it) names. */

@@ -39,9 +39,12 @@ const OPENER_TIME = /^(?:\w+day|weekend|week|weeks|month|months|year|years|morni
 // Chat fillers that open a note without a comma ("fyi my laptop is …", "btw IT swapped …").
 const FILLER = /^\s*(?:fyi|btw|fwiw|iirc|afaik|ps|p\.s\.|oh|ok|okay|so|anyway|also)\b[,:]?\s+(?=\S)/i;
 
+// "Nadia mentioned her mother lives in Casablanca": what someone said of their own is theirs ("Nadia's mother lives …").
+const REPORTED_RELATION = /^\s*((?:the )?[\p{L}'-]+) (?:mentioned|said|says|told (?:me|us)|noted|shared|explained) (?:that )?(?:her|his|their) /iu;
+
 /** The sentence without such an opener. */
 export function withoutOpener(text: string): string {
-  text = text.replace(FILLER, '');
+  text = text.replace(FILLER, '').replace(REPORTED_RELATION, "$1's ");
   const m = OPENER.exec(text);
   if (!m) return text;
   const words = m[1].toLowerCase().split(' ');
