@@ -252,8 +252,8 @@ function stopsSomething(low: string): boolean {
 const COPULA = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'becomes', 'became']);
 const PASSIVE = /\b(?:was|were) (?:\w+ )?\w{3,}(?:ed|en|t)\b/;
 // ("the last Friday of the month" is a day of every month, not a past one; "we get groceries
-// delivered", "backups are stored" are the present)
-const PAST = /\b(?:was|were|had|did|went|ran|got|met|saw|made|took|came|left|bought|sold|won|lost|paid|grew|gave|told|said|wrote|began|spent|ate|drove|flew|ago|yesterday|(?<!the )last (?:week|month|year|time|night|weekend|friday|monday|sunday|saturday))\b|(?<!\b(?:is|are|am|be|being|get|gets|getting)\s+(?:\w+\s+){0,3})\b\w{3,}ed\b/;
+// delivered", "backups are stored", "a shared house" are the present)
+const PAST = /\b(?:was|were|had|did|went|ran|got|met|saw|made|took|came|left|bought|sold|won|lost|paid|grew|gave|told|said|wrote|began|spent|ate|drove|flew|ago|yesterday|(?<!the )last (?:week|month|year|time|night|weekend|friday|monday|sunday|saturday))\b|(?<!\b(?:is|are|am|be|being|get|gets|getting)\s+(?:\w+\s+){0,3})(?<!\b(?:a|an|the|my|our|your|his|her|their|its)\s+)\b\w{3,}ed\b/;
 
 function stem(w: string): string {
   // British and American spellings compare equal ("colour" / "color", "favourite" / "favorite").
@@ -464,6 +464,7 @@ function endTimeOf(s: SentenceInfo): string | null {
 // A note opening with what was done to something: "Finished The Overstory", "Booked the venue".
 const DETERMINER = /^(?:the|a|an|my|our|his|her|their)$/i;
 const doneOpener = (word: string, next: string | undefined) => /^\p{Lu}[a-z]{2,}ed$/u.test(word) && DETERMINER.test(next ?? '');
+const OPENING_ADVERB = /^(?:finally|just|recently|also|officially|already|eventually)$/;
 const PAST_OPENER = /^(?:\w{3,}ed|sold|bought|quit|left|got|took|made|began|went|came|gave|kept|ran|put|set|cut|sent|spent|paid|met|found|built|wrote|lost|won)$/;
 // "again" after a copula and its value: back to a state ("max team size is 8 again").
 const STATE_AGAIN = /\b(?:is|are|was|were|'s|'re)\s+(?:\S+\s+){1,3}?again\b/g;
@@ -591,7 +592,9 @@ const FORTNIGHTLY = /\b(?:(?:once )?every (?:other|2|two) weeks?|bi-?weekly)\b/g
 const NAMED_HOUR = /\b(at|around|about|by|until|till|before|after|from|to) (midnight|noon)\b/gi;
 // Service at every hour is the span of a whole day ("24/7", "around the clock").
 const ALL_HOURS = /\b24\/7\b|\b(?:a)?round the clock\b/gi;
-const asTimeWords = (text: string) => text.replace(FORTNIGHTLY, 'fortnightly').replace(ALL_HOURS, 'between 0:00 and 24:00')
+// ("every other Thursday" is fortnightly, on Thursdays)
+const EVERY_OTHER_DAY = /\bevery (?:other|second|2nd) ((?:mon|tues|wednes|thurs|fri|satur|sun)day)\b/gi;
+const asTimeWords = (text: string) => text.replace(EVERY_OTHER_DAY, 'fortnightly on $1').replace(FORTNIGHTLY, 'fortnightly').replace(ALL_HOURS, 'between 0:00 and 24:00')
   .replace(NAMED_HOUR, (_, p: string, h: string) => `${p} ${h.toLowerCase() === 'noon' ? '12:00' : '0:00'}`);
 
 function asRanges(text: string): string {
@@ -658,7 +661,9 @@ function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: stri
     subject = subjectOf(subjectToks.slice(0, -1));
   }
   // A note that opens with what its writer did ("Sold the Golf.", "Switched SMS to MessageBird") speaks in the first person.
-  const doneByWriter = !kv && verb === 0 && main[0]?.kind === 'word' && PAST_OPENER.test(main[0].low);
+  // (after an adverb too: "Finally moved into an apartment")
+  const opener = main[0] && OPENING_ADVERB.test(main[0].low) ? 1 : 0;
+  const doneByWriter = !kv && (verb === 0 || (opener === 1 && verb === 1)) && main[opener]?.kind === 'word' && PAST_OPENER.test(main[opener].low);
   const subjectKind: SentenceInfo['subjectKind'] = subjectToks.some((t) => t.kind === 'pron1') || doneByWriter
     ? 'first'
     : subject.keys.length
@@ -1114,6 +1119,7 @@ const STATE_GROUPS: ReadonlyArray<ReadonlyArray<ReadonlySet<string>>> = [
   'vegetarian|vegan|pescatarian|omnivore carnivore|keto',
   'junior|senior|principal|intern',
   'full-time|part-time|freelance freelancer self-employed|unemployed',
+  'daily|weekly|fortnightly|monthly|quarterly|yearly annually',
 ].map((g) => g.split('|').map((c) => new Set(c.split(' '))));
 
 /** A sentence's words as the state groups read them; a sentence is compared with many: read once. */
@@ -1122,7 +1128,7 @@ const stateWordCache = new WeakMap<SentenceInfo, Set<string>>();
 function stateWords(x: SentenceInfo): Set<string> {
   let w = stateWordCache.get(x);
   if (!w) {
-    w = new Set(x.text.toLowerCase()
+    w = new Set(asTimeWords(x.text).toLowerCase()
       .replace(/\bin (?:the )?(person|office)\b/g, 'in-$1').replace(/\bon site\b/g, 'onsite').replace(/\b(full|part) time\b/g, '$1-time')
       .match(/[a-z][a-z-]*/g) ?? []);
     stateWordCache.set(x, w);
@@ -1303,6 +1309,10 @@ function subjectRelation(x: SentenceInfo, y: SentenceInfo, mx: MemoryInfo, my: M
   // "Team size" / "Design team size": a key with a modifier before it is another key.
   const prefixed = (p: string[], q: string[]) => q.length > p.length && inKeys(p, q) && !p.some((k) => same(k, q[0]));
   if (x.kv && y.kv && (prefixed(sx.keys, sy.keys) || prefixed(sy.keys, sx.keys))) return 'different';
+  // (so is a sentence's subject, when nothing says it changed: "The build uses Node 18" / "The docs site build uses Node 20")
+  // (a clause before it may say why: "After the expansion the warehouse holds 3,500 pallets")
+  if (!x.kv && !y.kv && (prefixed(sx.keys, sy.keys) || prefixed(sy.keys, sx.keys)) && !LEADING_CLAUSE.test(y.text) && !/^(?:after|since|before|following|with|once|as of)\b/i.test(y.text) &&
+    !(['change', 'soft', 'negchange'] as const).some((k) => y.marks.has(k))) return 'different';
   // "Contact at Northwind" / "Contact at Northwind for legal": a key qualified further is another key.
   // ("Owner of the on-call rota" / "On-call rota owner" is the same key reworded)
   const extraMod = (p: Subject, q: Subject) => p.mods.some((k) => !q.keys.some((m) => same(k, m)));
@@ -1520,7 +1530,8 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   const changed = hunks.flatMap((h) => [...h.a, ...h.b]).filter((t) => !(subjectWords.has(t.key) && a.keys.has(t.key) !== b.keys.has(t.key)));
   const verbish = (t: Tok) => t.kind === 'word' && (VERB_STEMS.has(t.key) || /(?:ed|ing)$/.test(t.low));
   // (a cadence is a date too: "every Friday" / "every other Tuesday")
-  const dateOnly = changed.some(isDate) && changed.every((t) => isDate(t) || !t.content || verbish(t) || t.low === 'other' || t.low === 'alternate');
+  const dateOnly = changed.some(isDate) && changed.every((t) => isDate(t) || !t.content || verbish(t) || t.low === 'other' || t.low === 'alternate' ||
+    /^(?:daily|weekly|fortnightly|monthly|quarterly|yearly)$/.test(t.low));
   // A name replaced, wherever it stands ("Alice owns billing" / "billing is Bob's now").
   // (a short form is a word as written, not a stem, and a plain word is one only when very short:
   // "notes" is no "Notion", "crash" no "Crashlytics"; "pg" is "Postgres")
@@ -1749,7 +1760,13 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   const swapped = onlyVerbDiffers(a, b);
   const heldAlike = swapped !== null && swapped.every((v) => HOLDING_VERB.test(v)) && a.polarity === b.polarity;
   const verbSwap = swapped !== null && !heldAlike && !MULTI_VERBS.test(la) && !MULTI_VERBS.test(lb);
-  const eligible = hunks.length > 0 && !QUESTION.test(a.text) && !QUESTION.test(b.text) && !planned && !heldAlike && (rel !== 'different' || ownershipChange) && !otherOccasion && !otherClaim && !addition && !anotherThing && !otherEnd && (valDiff || nameChange || pureFlip || ownershipChange || ctx.rule !== 'none' || retired || swap || swapChain || holderNew || kvReplace ||
+  // The newer brings nothing the older lacks but verbs and a date: it says something happened to
+  // the older's subject ("The Mapbox API key was rotated on Monday"), not what it is now.
+  // (a note's value is what it brings, verb or not: "status: completed")
+  const bringsNothing = !b.toks.some((t) => t.content && !a.keys.has(t.key) && !verbish(t) && !isDate(t)) &&
+    ![...b.kvValue].some((k) => !a.keys.has(k)) && !b.marks.has('negchange') &&
+    !flipped && !dateChange && !valDiff && !kvReplace && !retired && !ownershipChange && !holderNew && !verbSwap;
+  const eligible = hunks.length > 0 && !bringsNothing && !QUESTION.test(a.text) && !QUESTION.test(b.text) && !planned && !heldAlike && (rel !== 'different' || ownershipChange) && !otherOccasion && !otherClaim && !addition && !anotherThing && !otherEnd && (valDiff || nameChange || pureFlip || ownershipChange || ctx.rule !== 'none' || retired || swap || swapChain || holderNew || kvReplace ||
     (b.marks.has('negchange') && !a.marks.has('negchange') && objectShared) ||
     (b.marks.has('negchange') && flipped) ||
     (verbSwap && (b.marks.has('change') || b.marks.has('soft'))) ||
@@ -1794,7 +1811,7 @@ function onlyVerbDiffers(a: SentenceInfo, b: SentenceInfo): [string, string] | n
 
 // A switch in so many words ("switched to light mode"), not just news ("his new job").
 // ("asked me to stop using bullet points and write paragraphs instead")
-const SWITCHED = /\b(?:(?:up|down)grad(?:ed|es|ing) (?:\w+ ){0,4}to|relocat(?:ed|es|ing) (?:\w+ ){0,4}to|switch(?:ed|es|ing)?|swapp?(?:ed|ing)|migrat(?:ed|es|ing)|replac(?:ed|es|ing)|renam(?:ed|es|ing)|(?:changed|moved) (?:\w+ )?to|stop(?:s|ped|ping)? \w+ing\b[^.;]{1,60}\binstead)\b/;
+const SWITCHED = /\b(?:(?:up|down)grad(?:ed|es|ing) (?:\w+ ){0,4}to|(?:relocat|transferr)(?:ed|es|ing) (?:\w+ ){0,4}to|switch(?:ed|es|ing)?|swapp?(?:ed|ing)|migrat(?:ed|es|ing)|replac(?:ed|es|ing)|renam(?:ed|es|ing)|(?:changed|moved) (?:\w+ )?to|stop(?:s|ped|ping)? \w+ing\b[^.;]{1,60}\binstead)\b/;
 
 function markedUpdate(a: SentenceInfo, b: SentenceInfo, older: MemoryInfo, newer: MemoryInfo, f: FeatureVector, cos: number, verbSwap: boolean): boolean {
   // (a one-line `key: value` note is a note, not a changelog's title: "Default branch: master")
