@@ -553,7 +553,8 @@ const ATTRIBUTION_START = /^(?:[Pp]er (?=\p{Lu}|the )|[Aa]ccording to )[^,;:]{1,
 
 // Why it changed is not what changed: "Launch slipped to June 2 because of the payments audit".
 // ("due to", "in order to" are kept: in a changelog's line they say what the change is for)
-const REASON_END = /[\s,;(—–-]+(?:because|so that|to avoid)\b[^;]{1,100}$/i;
+// ("told to avoid ibuprofen" is what was said, not why)
+const REASON_END = /(?:[\s,;(—–-]+(?:because|so that)|(?<!\b(?:told|asked|advised|wants?|needs?|decided|chose|tr(?:y|ies|ying)|plans?|going))[\s,;(—–-]+to avoid)\b[^;]{1,100}$/i;
 
 /** A sentence without the source it cites and the reason it gives, if that leaves anything. */
 function withoutSourceOrReason(text: string): string {
@@ -1810,8 +1811,8 @@ function onlyVerbDiffers(a: SentenceInfo, b: SentenceInfo): [string, string] | n
 }
 
 // A switch in so many words ("switched to light mode"), not just news ("his new job").
-// ("asked me to stop using bullet points and write paragraphs instead")
-const SWITCHED = /\b(?:(?:up|down)grad(?:ed|es|ing) (?:\w+ ){0,4}to|(?:relocat|transferr)(?:ed|es|ing) (?:\w+ ){0,4}to|switch(?:ed|es|ing)?|swapp?(?:ed|ing)|migrat(?:ed|es|ing)|replac(?:ed|es|ing)|renam(?:ed|es|ing)|(?:changed|moved) (?:\w+ )?to|stop(?:s|ped|ping)? \w+ing\b[^.;]{1,60}\binstead)\b/;
+// ("asked me to stop using bullet points and write paragraphs instead", "avoid ibuprofen and use paracetamol instead")
+const SWITCHED = /\b(?:(?:up|down)grad(?:ed|es|ing) (?:\w+ ){0,4}to|(?:relocat|transferr)(?:ed|es|ing) (?:\w+ ){0,4}to|switch(?:ed|es|ing)?|swapp?(?:ed|ing)|migrat(?:ed|es|ing)|replac(?:ed|es|ing)|renam(?:ed|es|ing)|(?:changed|moved) (?:\w+ )?to|(?:stop(?:s|ped|ping)? \w+ing|avoid)\b[^.;]{1,60}\binstead)\b/;
 
 function markedUpdate(a: SentenceInfo, b: SentenceInfo, older: MemoryInfo, newer: MemoryInfo, f: FeatureVector, cos: number, verbSwap: boolean): boolean {
   // (a one-line `key: value` note is a note, not a changelog's title: "Default branch: master")
