@@ -149,7 +149,7 @@ const UPDATES: Array<[string, string, V, string]> = [
   ['The gardener comes every other Monday.', 'The gardener is coming weekly now, Mondays.', 'rdf_conflict', 'a cadence replaced'],
   ['Tariq is on the sales team.', 'Tariq transferred to the partnerships team in May.', 'rdf_conflict', '"transferred to"'],
   ["Lee: I'm renting a room in a shared house.", 'Lee: Finally moved into a flat of my own!', 'rdf_conflict', 'a done verb after an opening adverb speaks in the first person'],
-  ['The user takes naproxen for back pain.', 'The user was told to avoid naproxen and use heat packs instead.', 'rdf_conflict', '"told to avoid" is what was said, not a reason'],
+  ['The user takes aspirin for headaches.', 'The user was told to avoid aspirin and take paracetamol instead.', 'rdf_conflict', '"told to avoid" is what was said, not a reason'],
   ['We get our veg box delivered by Abel on Fridays.', "We've stopped Abel — the veg comes from the market now.", 'rdf_conflict', 'a present passive is no past; a stop of the older\'s provider'],
   ["The API's p95 latency budget is 300 ms.", 'We tightened the p95 latency budget to 200 ms.', 'rdf_conflict', '"tightened … to"'],
   ['The user runs Ubuntu on their laptop.', 'The user wiped Ubuntu and installed Fedora on the laptop.', 'rdf_conflict', 'wiped one, installed another'],
