@@ -347,7 +347,7 @@ export function tokenizeSentence(sentence: string, lowerInitial: Lower = null): 
       kind = 'value'; // ("the 25th" is a figure; "second", "third" in words stay ordinals)
       key = kind === 'value' ? valueKey(r, next) : low;
       // "at 10" with nothing after it that counts: an hour ("Sprint planning is Monday at 10").
-      if (/^\d{1,2}$/.test(key) && Number(key) <= 24 && raw[i - 1]?.toLowerCase() === 'at' && !(next && /^(?:%|percent|per|degrees?|mph|km|miles?|points?|cents?|x)$/.test(next))) key = `${Number(key)}:00`;
+      if (/^\d{1,2}$/.test(key) && Number(key) <= 24 && raw[i - 1]?.toLowerCase() === 'at' && !(next && /^(?:%|percent|per|degrees?|mph|km|miles?|points?|cents?|x|people|persons?|users?|members?|employees?|staff|engineers?|customers?|seats?|kids?|children|guests?)$/.test(next))) key = `${Number(key)}:00`;
       // "2 TB", "10 am", "30 minutes": the unit word is part of the value.
       unitTaken = kind === 'value' && next !== undefined && (DURATION[next] !== undefined || SIZE[next] !== undefined || MASS[next] !== undefined || next === 'am' || next === 'pm') && /^\d[\d,.]*$/.test(r);
     } else if (/^\p{Lu}$/u.test(r) && !atStart && r !== 'I') {
@@ -1250,6 +1250,22 @@ function rewordedSubject(a: SentenceInfo, b: SentenceInfo): boolean {
   return ![x.head, y.head].some((h) => h !== null && RELATIONAL.has(h));
 }
 
+/**
+ * Two sentences that name one thing in other words, subject or not: they share a noun, each names
+ * no one the other does not ("We store logs for 90 days" / "Log retention cut to 30 days"; "Max
+ * upload size for attachments is 25 MB" / "Attachment limit bumped to 50MB"), and no instance
+ * qualifier tells them apart. Read only beside one figure each, in one unit, said to have changed.
+ */
+function sharesThing(a: SentenceInfo, b: SentenceInfo): boolean {
+  // (a capitalised opening word is a noun here: "Log retention cut to 30 days")
+  const nouns = (s: SentenceInfo) => s.toks.filter((t) => t.content && (t.kind === 'word' || t.initial) && !VERB_STEMS.has(t.key) && !/(?:ed|ing)$/.test(t.low))
+    .map((t) => (t.initial ? wordKey(t.low) : t.key));
+  const names = (s: SentenceInfo) => s.toks.filter((t) => t.kind === 'name' && !t.initial).map((t) => t.key);
+  const [na, nb] = [names(a), names(b)];
+  const namesClash = na.some((k) => !nb.includes(k)) && nb.some((k) => !na.includes(k));
+  return anySame(nouns(a), nouns(b)) && !namesClash && !qualifierDiff(a, b);
+}
+
 /** A subject that the other memory names anyway is the same thing seen from the object side ("Alice owns billing" / "Billing is Bob's now"). */
 const namedIn = (s: Subject, keys: Set<string>) => (s.names.length ? s.names : s.keys).some((k) => keys.has(k));
 
@@ -1506,7 +1522,7 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // Someone the older never names changed such a figure of what the older names right before its own
   // ("The user's medication is lisinopril 10mg" / "Doctor increased the lisinopril to 20mg").
   const outsideActor = b.subject.keys.length > 0 && b.subject.keys.every((k) => !older.keys.has(k)) && [...b.leading].some((k) => a.leading.has(k));
-  const rel = rel0 === 'different' && ((unitPair && b.marks.has('change') && !older.titled && !newer.titled && (rewordedSubject(a, b) || outsideActor)) ||
+  const rel = rel0 === 'different' && ((unitPair && b.marks.has('change') && !older.titled && !newer.titled && (rewordedSubject(a, b) || sharesThing(a, b) || outsideActor)) ||
     (namesOldValue && (subjectInOlder || actor) && !titlesDiffer(older, newer))) ? 'same' : rel0;
   // About the same subject, such figures are of the same attribute, however each names it ("We pay
   // $49/month for the Figma seat" / "Figma went up, it's $59 a month now"; "7:40 train" / "catch the 8:15 instead").
