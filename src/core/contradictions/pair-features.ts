@@ -625,7 +625,9 @@ function keyValue(text: string): RegExpExecArray | null {
 
 function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: string | null = null): SentenceInfo {
   // "Update: …", "Quick note after the reorg: …" introduce the sentence; they are not its subject.
-  const led0 = LEAD_IN.test(full) ? full.replace(LEAD_IN, '').trim() || full : full;
+  // (a label over a short value is a key: "status: job hunting")
+  const rest = LEAD_IN.test(full) ? full.replace(LEAD_IN, '').trim() : '';
+  const led0 = rest && (rest.replace(/\s*\([^)]*\)/g, '').split(/\s+/).length > 3 || /[.!?]$/.test(rest)) ? rest : full;
   // "Updated shipping address — 480 Harbor Rd": a note's key said to be new; the word marks a change, the rest is the key.
   const revised = REVISED_KEY.exec(led0);
   const led = revised ? led0.slice(revised[0].length) : led0;
@@ -744,8 +746,9 @@ function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: stri
     kv,
     kvValue: new Set(kvValueToks.filter((t) => t.content).map((t) => t.key)),
     // a value of at most three words and no verb ("dana", "us-east-1", "$25/month"), not a sentence
+    // (a participle in a value of two words is a state: "status: employed", "job hunting")
     kvShort: kv && kvValueToks.filter((t) => t.content).length <= 3 &&
-      !kvValueToks.some((t) => t.kind === 'word' && (VERB_STEMS.has(t.key) || /(?:ed|ing)$/.test(t.low))),
+      !kvValueToks.some((t) => t.kind === 'word' && (VERB_STEMS.has(t.key) || (/(?:ed|ing)$/.test(t.low) && kvValueToks.filter((x) => x.content).length > 2))),
     polarity: toks.filter((t) => t.kind === 'neg').length % 2,
     values,
     versions: values.filter((v) => /^\d+\.\d+/.test(v)).length,
@@ -1164,10 +1167,17 @@ function antonymSwap(a: SentenceInfo, b: SentenceInfo): boolean {
   return ANTONYMS.some(([x, y]) => (has(wa, x) && !has(wa, y) && has(wb, y) && !has(wb, x)) || (has(wa, y) && !has(wa, x) && has(wb, x) && !has(wb, y)));
 }
 
-// A rule narrowed to a part of what it covers ("for the side project": another account), or to a time.
+// A rule narrowed to a part of what it covers ("for the side project": another account), or to a time
+// (unless said to have changed).
 // ("for all plans", "for everything" widen it)
 const SCOPED = /\b(?:for (?:anything|any \w+) (?:that|touching|in|on|under|over|above|with|to)\b|only (?:for|on|in)\b|except\b|unless\b|for (?:the|a|my|our|his|her|their) (?:side|other|personal|pet|hobby|test|demo|second) (?:project|app|site|account|repo|team|business)\b)/;
 const SEASON = /\bduring\b/;
+// A note's value for someone or something named after it ("currency: EUR for the Irish entity"): another instance.
+const FOR_WHOM = /\bfor (?:the|our|a|an|this|that) (?:[\w-]+ ){0,2}[\w-]+\s*[.!]?$/;
+// A count that came or went ("Two engineers joined this month", "we hired 3 designers"): a change by so
+// many, not a new total (unless the newer gives one too: "two engineers left, team is 6 now").
+const FEW = '(?:\\d+|two|three|four|five|six|seven|eight|nine|ten|a few|several)';
+const DELTA = new RegExp(`^${FEW} [\\w-]+ (?:joined|left|quit|arrived|started|were (?:hired|added|let go)|signed up)\\b|\\b(?:we|they|i) (?:hired|added|lost|onboarded) ${FEW} [\\w-]+`);
 
 // A holiday names one day, not a new rule.
 const HOLIDAY = /\b(?:on|over|for|during) (?:the )?(?:christmas(?: eve| day)?|boxing day|new year'?s(?: eve| day)?|easter(?: monday)?|thanksgiving|labou?r day|memorial day|independence day|bank holidays?|public holidays?|holidays?)\b/;
@@ -1538,7 +1548,8 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   const valDiff = (sameAttr && [...va].some((v) => !vbNow.has(v)) && [...vbNow].some((v) => !va.has(v))) || stateChange(a, b);
   const valSame = va.size > 0 && va.size === vb.size && [...va].every((v) => vb.has(v)) &&
     !a.toks.some((t) => t.kind === 'name' && !b.keys.has(t.key)) && !timeDiffOf(a, b);
-  const isDate = (t: Tok) => t.kind === 'timeref' || (t.kind === 'value' && /^(?:19|20)\d\d$/.test(t.key));
+  // (a year, or a day of the month: "the 25th")
+  const isDate = (t: Tok) => t.kind === 'timeref' || (t.kind === 'value' && /^(?:(?:19|20)\d\d|\d{1,2}(?:st|nd|rd|th))$/.test(t.key));
   // (words of either subject are a refinement of it, "Project Falcon" / "Falcon", not a change)
   const refines = (p: string[], q: string[]) => p.length > 0 && q.length > 0 && p.every((k) => q.includes(k));
   const subjectWords = new Set(refines(a.subject.keys, b.subject.keys) || refines(b.subject.keys, a.subject.keys) ? [...a.subject.keys, ...b.subject.keys] : []);
@@ -1555,7 +1566,7 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   const names = (x: SentenceInfo, y: SentenceInfo) => x.toks.some((t) => t.kind === 'name' && !y.keys.has(t.key) &&
     !y.toks.some((k) => k.content && (k.kind !== 'word' || k.low.length <= 3) && alias(t.key, k.kind === 'word' ? k.low : k.key)));
   const nameChange = names(a, b) && names(b, a);
-  const times = (x: SentenceInfo) => new Set(x.toks.filter((t) => t.kind === 'timeref' || (t.kind === 'value' && /^(?:19|20)\d\d$/.test(t.key))).map((t) => t.key));
+  const times = (x: SentenceInfo) => new Set(x.toks.filter(isDate).map((t) => t.key));
   const ta = times(a);
   const tb = times(b);
   const timeDiff = [...ta].some((t) => !tb.has(t)) && [...tb].some((t) => !ta.has(t));
@@ -1762,7 +1773,8 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // (and a rule for a part of what the older covers is an exception beside it: "requires one approval" /
   // "now requires two approvals for anything touching auth")
   // (or to a time, unless said to have changed: "closes at 8pm during peak season"; not "moved … during the Q3 rewrite")
-  const addition = (b.marks.has('multi') && !changeMarked) || (SCOPED.test(lb) && !SCOPED.test(la)) ||
+  const addition = (b.marks.has('multi') && !changeMarked) || (SCOPED.test(lb) && !SCOPED.test(la)) || (DELTA.test(lb) && b.values.length <= 1) ||
+    (a.kv && b.kv && FOR_WHOM.test(lb) && !/\bfor (?:the|our|a|an|this|that)\b/.test(la) && !b.marks.has('change')) ||
     (SEASON.test(lb) && !SEASON.test(la) && !b.marks.has('change'));
   // "$49/month for Figma" / "$12/user/month for Notion": a figure and a name differ apart, nothing
   // says it changed: the same kind of fact about another thing.
