@@ -157,6 +157,8 @@ const UPDATES: Array<[string, string, V, string]> = [
   ['Max file size for uploads is 10 MB.', 'Upload limit bumped to 20MB per file.', 'rdf_conflict', 'a qualified subject and its noun elsewhere'],
   ['billing day: last Monday of the month', 'billing day moved to the 3rd', 'rdf_conflict', 'a day of the month is a date'],
   ['status: studying', 'status: employed (started at Aviva Mon)', 'rdf_conflict', 'a label over a short value is a key, and a participle there is a state'],
+  ['Standup notes: Ola owns the backlog, Finn is on support duty, demos are Fridays.', 'Support duty rotates to Ines next week.', 'rdf_conflict', 'a duty rotated to someone'],
+  ['Cloud spend is around $20k/month.', 'After the savings plan kicked in, cloud spend is closer to $15k a month.', 'rdf_conflict', 'an opening clause of an event marks a change'],
   ['We get our veg box delivered by Abel on Fridays.', "We've stopped Abel — the veg comes from the market now.", 'rdf_conflict', 'a present passive is no past; a stop of the older\'s provider'],
   ["The API's p95 latency budget is 300 ms.", 'We tightened the p95 latency budget to 200 ms.', 'rdf_conflict', '"tightened … to"'],
   ['The user runs Ubuntu on their laptop.', 'The user wiped Ubuntu and installed Fedora on the laptop.', 'rdf_conflict', 'wiped one, installed another'],

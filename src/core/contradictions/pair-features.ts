@@ -562,6 +562,9 @@ function withoutSourceOrReason(text: string): string {
   return cut.trim() ? cut : text;
 }
 
+// An opening clause of an event that happened ("After the reserved instances kicked in, …", "Since we
+// moved, …"): what follows holds since then.
+const SINCE_EVENT = /^\s*(?:after|since|now that|following|once)\b[^,;:]{0,60}\b(?:\w{3,}ed|went|began|got|came|took|left|sold|bought|moved)\b[^,;:]{0,30},\s+\S/i;
 // A clause of time or cause that opens a sentence and ends at a comma, before a main clause of its own.
 // (not "In Berlin, …", "For the API, …": a place or a purpose may qualify the subject)
 const LEADING_CLAUSE = /^\s*(?:after|since|once|when|whenever|now that|as soon as|because|following|given that|starting|beginning|as of|effective|going forward|from now on|until|before|recently|lately)\b[^,;:]{0,60},\s+(?=\S+\s+\S)/i;
@@ -678,7 +681,7 @@ function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: stri
   // ("is 8 again" is a state back to a value, not one more occurrence)
   const multiText = () => low.replace(NO_MORE, '').replace(TO_ANOTHER, '').replace(STATE_AGAIN, '');
   for (const [m, re] of MARKERS) if (m === 'negchange' ? stopsSomething(low) : re.test(m === 'multi' ? multiText() : low)) marks.add(m);
-  if (revised) marks.add('change');
+  if (revised || SINCE_EVENT.test(text)) marks.add('change');
   // Rates per second, minute or hour compare per hour ("100 requests per minute" = "6,000 per hour").
   const PER_HOUR = table({ second: 3600, sec: 3600, minute: 60, min: 60, hour: 1, hr: 1 });
   // (a note's bracketed aside names no value of its key: "Backup: 3:00 from tonight (maintenance overlaps 1:00)")
@@ -1047,7 +1050,7 @@ function dimensionOf(v: string): string {
   return 'figure';
 }
 
-const TRANSFER = /\b(?:(?:ownership|responsibility|custody|control|duty|duties)\b[^.;]{0,30}\b(?:went|goes|passed|moved|transferred|shifted) to|outsourc(?:ed|ing) to|took over|(?:took|takes|taking|take) [^.;]{1,40} over\b(?! to\b)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|take over|taking over|is taking|hand(?:s|ed|ing)? [^.;]{1,40} (?:over|off) to|(?:has|have) been (?:reassigned|handed)|now reports? to|tak(?:es|ing) over|taken over|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|is (?:now )?(?:\w+'s|his|hers|theirs) now|now (?:owns?|leads?|handles?|runs?|manages?)|new (?:owner|lead|manager|maintainer|head|point of contact|dri|on-call)|adopt(?:s|ed|ing)? the (?:package|project|repo)|(?:switch|move)(?:d|s)? maint(?:ainer|ainers|enance)|orphan(?:s|ed|ing)?)\b/;
+const TRANSFER = /\b(?:(?:ownership|responsibility|custody|control|duty|duties)\b[^.;]{0,30}\b(?:went|goes|passed|moved|transferred|shifted|rotates|rotated) to|outsourc(?:ed|ing) to|took over|(?:took|takes|taking|take) [^.;]{1,40} over\b(?! to\b)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|take over|taking over|is taking|hand(?:s|ed|ing)? [^.;]{1,40} (?:over|off) to|(?:has|have) been (?:reassigned|handed)|now reports? to|tak(?:es|ing) over|taken over|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|is (?:now )?(?:\w+'s|his|hers|theirs) now|now (?:owns?|leads?|handles?|runs?|manages?)|new (?:owner|lead|manager|maintainer|head|point of contact|dri|on-call)|adopt(?:s|ed|ing)? the (?:package|project|repo)|(?:switch|move)(?:d|s)? maint(?:ainer|ainers|enance)|orphan(?:s|ed|ing)?)\b/;
 // Relations that hold many values at once: a second one is an addition, not a replacement. A
 // meeting told twice with another place or person is another meeting ("met Eve in Lisbon" / "in Paris").
 const MULTI_VERBS = /\b(?:learn(?:s|ing|ed)?|likes?|lov(?:es|ing)|enjoy(?:s|ing)?|visit(?:s|ed|ing)?|speaks?|plays?|playing|reads?|reading|watch(?:es|ing)?|collects?|member of|hobb(?:y|ies)|fan of|studies|studying|traveled|travelled|been to|went to|met|ran into|had (?:lunch|dinner|breakfast|coffee|drinks|a call|a meeting) with|(?:talked|spoke) (?:to|with))\b/;
@@ -1059,7 +1062,7 @@ const SINGLE_KEY = /^(?:prefer|preferr|favorit|main|primary|default|current|firs
 // Whom someone has for a service ("our accountant", "the user's GP"): one at a time.
 const PERSONAL_ROLES = 'accountant|lawyer|solicitor|doctor|gp|dentist|therapist|vet|landlord|agent|auditor|coach|tutor|assistant|advisor|mechanic|hairdresser|barber|cleaner|nanny|babysitter';
 const PERSONAL_ROLE = new RegExp(`\\b(?:${PERSONAL_ROLES})\\b`, 'g');
-const OWNERSHIP = new RegExp(String.raw`\b(?:owns?|owned|owner|ownership|admin|administrator|dri|po|product owner|\w+'s (?:job|task|responsibility|area|call)|pm|product manager|project manager|tech lead|assignee|assigned to|contact|approver|reviewer|lead(?:s|ing)?|led by|heads up|headed by|responsible|in charge|handles?|handled|handling|maintain(?:s|ed|er)?|manag(?:es|ed|er|ing)|runs|run by|on[- ]call|point of contact|poc|took over|tak(?:es|ing) over|taken over|handed|assigned|reassigned|belongs|ceo|cto|cfo|coo|head of|chair|president|captain|lead|dri|accountable|point person|goes to|is (?:\w+'s|his|hers|theirs) now|(?:is|are) \w+ed by|(?:my|our|his|her|their|\w+'s|new) (?:${PERSONAL_ROLES}))\b`);
+const OWNERSHIP = new RegExp(String.raw`\b(?:owns?|owned|owner|ownership|admin|administrator|dri|po|product owner|\w+'s (?:job|task|responsibility|area|call)|pm|product manager|project manager|tech lead|assignee|assigned to|contact|approver|reviewer|lead(?:s|ing)?|led by|heads up|headed by|responsible|in charge|handles?|handled|handling|maintain(?:s|ed|er)?|manag(?:es|ed|er|ing)|runs|run by|on[- ]call|point of contact|poc|took over|tak(?:es|ing) over|taken over|handed|assigned|reassigned|belongs|ceo|cto|cfo|coo|head of|chair|president|captain|lead|dri|accountable|point person|goes to|is (?:\w+'s|his|hers|theirs) now|(?:is|are) \w+ed by|covers|on (?:\w+ )?duty|(?:my|our|his|her|their|\w+'s|new) (?:${PERSONAL_ROLES}))\b`);
 
 /** Whether a short name is an abbreviation of a longer one ("pg" / "postgres", "k8s" / "kubernetes"). */
 function abbreviates(a: string, b: string): boolean {
