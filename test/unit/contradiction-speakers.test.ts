@@ -25,6 +25,14 @@ describe('withoutOpener', () => {
     expect(withoutOpener('Alice, we need you on call')).toBe('we need you on call');
   });
 
+  it('reads what someone said of themselves or their own as theirs', () => {
+    expect(withoutOpener("User mentioned they're learning guitar.")).toBe('User are learning guitar.');
+    expect(withoutOpener('The user said that she works nights.')).toBe('The user works nights.');
+    expect(withoutOpener('Nadia mentioned her mother lives in Casablanca.')).toBe("Nadia's mother lives in Casablanca.");
+    // (someone else's words about a third party stay as they are)
+    expect(withoutOpener('Tom said Anna moved to Leeds.')).toBe('Tom said Anna moved to Leeds.');
+  });
+
   it('keeps one that says where or when, and anything else', () => {
     for (const s of ['At Google, I lead the infra team', 'Last month, I moved to York', 'On Monday, we ship', 'In Lisbon, my rent doubled', 'I moved, finally']) {
       expect(withoutOpener(s), s).toBe(s);

@@ -375,7 +375,9 @@ export function tokenizeSentence(sentence: string, lowerInitial: Lower = null): 
     // over", but not "New upstream release"). Lower-case hyphenated words are words ("fire-fighting").
     // (an opening "Go-live" is "go-live" when the other memory writes it so)
     else if (!(atStart && lowerInitial?.has(low) && CAPITALISED.test(r)) && (/[\d_@#.]|[a-z][A-Z]|^\p{Lu}{2,}|\p{Lu}[\w]*-/u.test(r) ||
-      (/^\p{Lu}/u.test(r) && !STOP.has(low) && (!atStart || !(INITIAL_WORDS.has(low) || doneOpener(r, raw[i + 1])))))) {
+      (/^\p{Lu}/u.test(r) && !STOP.has(low) && (!atStart || !(INITIAL_WORDS.has(low) || doneOpener(r, raw[i + 1])))) ||
+      // (a capitalised word before a number is a product's name, whatever the word: "Things 3", "Office 365")
+      (!atStart && /^\p{Lu}\p{Ll}+$/u.test(r) && /^\d+$/.test(raw[i + 1] ?? '')))) {
       kind = 'name';
       key = low.replace(/[-_ ]/g, '');
       if (atStart && CAPITALISED.test(r)) initial = true;
@@ -1680,7 +1682,8 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // drinks oat milk" / "stopped drinking oat milk"; "Sara works at Google" / "Sara left Google in June").
   // (a denial of something else the sentence says, "no longer overwrites writer options" / "Added the writer option", is not)
   const stopped = rel !== 'different' && b.marks.has('negchange') && (pureFlip || (flipped && overlap >= 0.5) ||
-    (!a.past && !a.marks.has('negchange') && !b.marks.has('history') && overlap >= 0.5 && stopsWhatOlderSays(a, b)));
+    // (a name of the older's stopped needs no more words in common: "User's gym is PureGym" / "User cancelled PureGym")
+    (!a.past && !a.marks.has('negchange') && !b.marks.has('history') && (overlap >= 0.5 || sharedNames > 0) && stopsWhatOlderSays(a, b)));
   const features: FeatureVector = {
     cos,
     cos_hi: Math.max(0, cos - 0.6) * 2.5,
@@ -1851,7 +1854,7 @@ function onlyVerbDiffers(a: SentenceInfo, b: SentenceInfo): [string, string] | n
 
 // A switch in so many words ("switched to light mode"), not just news ("his new job").
 // ("asked me to stop using bullet points and write paragraphs instead", "avoid ibuprofen and use paracetamol instead")
-const SWITCHED = /\b(?:(?:up|down)grad(?:ed|es|ing) (?:\w+ ){0,4}to|(?:relocat|transferr)(?:ed|es|ing) (?:\w+ ){0,4}to|switch(?:ed|es|ing)?|swapp?(?:ed|ing)|migrat(?:ed|es|ing)|replac(?:ed|es|ing)|renam(?:ed|es|ing)|(?:changed|moved) (?:\w+ )?to|(?:stop(?:s|ped|ping)? \w+ing|avoid)\b[^.;]{1,60}\binstead)\b/;
+const SWITCHED = /\b(?:(?:changed|moved) (?:\w+ ){0,2}(?:into|onto)|(?:up|down)grad(?:ed|es|ing) (?:\w+ ){0,4}to|(?:relocat|transferr)(?:ed|es|ing) (?:\w+ ){0,4}to|switch(?:ed|es|ing)?|swapp?(?:ed|ing)|migrat(?:ed|es|ing)|replac(?:ed|es|ing)|renam(?:ed|es|ing)|(?:changed|moved) (?:\w+ )?to|(?:stop(?:s|ped|ping)? \w+ing|avoid)\b[^.;]{1,60}\binstead)\b/;
 
 function markedUpdate(a: SentenceInfo, b: SentenceInfo, older: MemoryInfo, newer: MemoryInfo, f: FeatureVector, cos: number, verbSwap: boolean): boolean {
   // (a one-line `key: value` note is a note, not a changelog's title: "Default branch: master")
@@ -1872,6 +1875,7 @@ function markedUpdate(a: SentenceInfo, b: SentenceInfo, older: MemoryInfo, newer
   // (and the newer naming the older's value as replaced, or as gone beside a new one: "deploys go through Argo CD; Capistrano is gone")
   // (a holder named without a name is one too: "Billing service ownership moved to the payments team")
   return Boolean((f.marked_replacement || verbSwap || f.ownership_change || f.holder_new || f.stopped || (f.swap && (f.swap_chain || f.negchange_new))) && sameSubject && marked && cos >= MARKED_UPDATE_MIN_COSINE &&
-    !f.topic_disjoint && !f.multi_verb && !f.hypo && !f.future && !f.history &&
+    // (a stop names what stops: other words may all differ, "training for a 10k in April" / "pulled out of the April 10k")
+    !(f.topic_disjoint && !f.stopped) && !f.multi_verb && !f.hypo && !f.future && !f.history &&
     (value || verbSwap || f.neg_flip || f.date_moved || f.ownership_change || f.holder_new || f.stopped || (f.first_both && shortNotes) || (f.replaced && SWITCHED.test(b.text.toLowerCase()) && f.overlap >= 0.5 && shortNotes)));
 }

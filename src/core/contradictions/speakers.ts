@@ -39,12 +39,16 @@ const OPENER_TIME = /^(?:\w+day|weekend|week|weeks|month|months|year|years|morni
 // Chat fillers that open a note without a comma ("fyi my laptop is …", "btw IT swapped …").
 const FILLER = /^\s*(?:fyi|btw|fwiw|iirc|afaik|ps|p\.s\.|oh|ok|okay|so|anyway|also)\b[,:]?\s+(?=\S)/i;
 
+// "User mentioned they're learning guitar": what someone said of themselves is theirs ("User are learning guitar").
+const REPORTED_SELF = /^\s*((?:the )?[\p{L}'-]+) (?:mentioned|said|says|noted|shared|told (?:me|us)|explained|reported|indicated|confirmed|added) (?:that )?(?:they|he|she)(?:'(re|ve|s|d|ll)|\s)\s*/iu;
+const CONTRACTED = new Map([['re', 'are'], ['ve', 'have'], ['s', 'is'], ['d', 'had'], ['ll', 'will']]);
 // "Nadia mentioned her mother lives in Casablanca": what someone said of their own is theirs ("Nadia's mother lives …").
 const REPORTED_RELATION = /^\s*((?:the )?[\p{L}'-]+) (?:mentioned|said|says|told (?:me|us)|noted|shared|explained) (?:that )?(?:her|his|their) /iu;
 
 /** The sentence without such an opener. */
 export function withoutOpener(text: string): string {
-  text = text.replace(FILLER, '').replace(REPORTED_RELATION, "$1's ");
+  text = text.replace(FILLER, '').replace(REPORTED_RELATION, "$1's ").replace(REPORTED_SELF, (_, who: string, verb: string | undefined) =>
+    `${who} ${verb ? CONTRACTED.get(verb.toLowerCase()) : ''}`.trimEnd() + ' ');
   const m = OPENER.exec(text);
   if (!m) return text;
   const words = m[1].toLowerCase().split(' ');
