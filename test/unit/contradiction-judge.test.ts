@@ -247,6 +247,7 @@ const LOOK_ALIKES: Array<[string, string, string]> = [
   ['The team has 6 designers.', 'Two designers joined this week.', 'a count that came is no new total'],
   ['Entry fee for the museum is £12.', 'Entry fee dropped to £8 for students.', 'a price for a group is an exception beside it'],
   ['Base salary for the role is $60k.', 'Starting salary for the role is $60k, rising to $65k after a year.', '"Starting" opening a sentence is no name'],
+  ['User said their flight to Rome is BA 550.', 'User said their return flight is BA 557.', 'a return flight is another flight'],
   ['Maya: I am writing a novel about sailors.', 'Maya: I just finished with the first chapter of my next novel!', 'finishing a part of something is no stop of it'],
   ['The bridge was completed in 1932.', 'The bridge was repainted in 2010.', 'two events of one thing'],
   ['Just finished relocating — we live in Oslo.', 'We live in Oslo and love it.', 'a clause before a dash is no key'],

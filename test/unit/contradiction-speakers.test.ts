@@ -29,6 +29,7 @@ describe('withoutOpener', () => {
     expect(withoutOpener("User mentioned they're learning guitar.")).toBe('User are learning guitar.');
     expect(withoutOpener('The user said that she works nights.')).toBe('The user works nights.');
     expect(withoutOpener('Nadia mentioned her mother lives in Casablanca.')).toBe("Nadia's mother lives in Casablanca.");
+    expect(withoutOpener("User said the kids' bedtime is 7:30.")).toBe("the kids' bedtime is 7:30.");
     // (someone else's words about a third party stay as they are)
     expect(withoutOpener('Tom said Anna moved to Leeds.')).toBe('Tom said Anna moved to Leeds.');
   });

@@ -41,6 +41,8 @@ const FILLER = /^\s*(?:fyi|btw|fwiw|iirc|afaik|ps|p\.s\.|oh|ok|okay|so|anyway|al
 
 // "User mentioned they're learning guitar": what someone said of themselves is theirs ("User are learning guitar").
 const REPORTED_SELF = /^\s*((?:the )?[\p{L}'-]+) (?:mentioned|said|says|noted|shared|told (?:me|us)|explained|reported|indicated|confirmed|added) (?:that )?(?:they|he|she)(?:'(re|ve|s|d|ll)|\s)\s*/iu;
+// "User said the kids' bedtime is 7:30": what was said, of a thing.
+const REPORTED_THING = /^\s*(?:the )?[\p{L}'-]+ (?:mentioned|said|says|noted|told (?:me|us)|explained|reported|confirmed) (?:that )?(?=(?:the|a|an) )/iu;
 const CONTRACTED = new Map([['re', 'are'], ['ve', 'have'], ['s', 'is'], ['d', 'had'], ['ll', 'will']]);
 // "Nadia mentioned her mother lives in Casablanca": what someone said of their own is theirs ("Nadia's mother lives …").
 const REPORTED_RELATION = /^\s*((?:the )?[\p{L}'-]+) (?:mentioned|said|says|told (?:me|us)|noted|shared|explained) (?:that )?(?:her|his|their) /iu;
@@ -48,7 +50,7 @@ const REPORTED_RELATION = /^\s*((?:the )?[\p{L}'-]+) (?:mentioned|said|says|told
 /** The sentence without such an opener. */
 export function withoutOpener(text: string): string {
   text = text.replace(FILLER, '').replace(REPORTED_RELATION, "$1's ").replace(REPORTED_SELF, (_, who: string, verb: string | undefined) =>
-    `${who} ${verb ? CONTRACTED.get(verb.toLowerCase()) : ''}`.trimEnd() + ' ');
+    `${who} ${verb ? CONTRACTED.get(verb.toLowerCase()) : ''}`.trimEnd() + ' ').replace(REPORTED_THING, '');
   const m = OPENER.exec(text);
   if (!m) return text;
   const words = m[1].toLowerCase().split(' ');
