@@ -41,7 +41,7 @@ export interface Config {
    * Contradiction detector: pairs at or above llmMinSimilarity go to the LLM judge when one is
    * configured; judge `model` (default) is the learned judge, `rules` the earlier rule judge alone.
    */
-  contradictions: { llmMinSimilarity: number; judge: 'model' | 'rules' };
+  contradictions: { llmMinSimilarity: number; judge: 'model' | 'rules'; neighbours: number };
   logLevel: string;
   quotaPerTenant: number;
   rateLimits: { write: number; bulk: number; search: number; other: number };
@@ -155,6 +155,7 @@ export function loadConfig(env: Env = process.env): Config {
     contradictions: {
       llmMinSimilarity: fraction(env, 'LOCI_CONTRADICTION_LLM_MIN_SIMILARITY', 0.6),
       judge: oneOf(env, 'LOCI_CONTRADICTION_JUDGE', ['model', 'rules'] as const, 'model'),
+      neighbours: int(env, 'LOCI_CONTRADICTION_NEIGHBOURS', 10, 1, 100),
     },
     logLevel: env.LOCI_LOG_LEVEL || 'info',
     quotaPerTenant: int(env, 'LOCI_QUOTA_PER_TENANT', 100_000, 1),

@@ -139,6 +139,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const detector = new ContradictionDetector({
     db, cache, llm, log: log.child({ component: 'contradictions' }),
     llmMinSimilarity: config.contradictions.llmMinSimilarity, llmTimeoutMs: config.llm.timeoutMs, judge: config.contradictions.judge,
+    neighbours: config.contradictions.neighbours,
     maxBatch: db.singleSession ? 25 : 100,
   });
   const passages = new PassageIndexer({ db, embedder, log: log.child({ component: 'passages' }) });
