@@ -1055,7 +1055,7 @@ function dimensionOf(v: string): string {
   return 'figure';
 }
 
-const TRANSFER = /\b(?:(?:ownership|responsibility|custody|control|duty|duties)\b[^.;]{0,30}\b(?:went|goes|passed|moved|transferred|shifted|rotates|rotated) to|outsourc(?:ed|ing) to|took over|(?:took|takes|taking|take) [^.;]{1,40} over\b(?! to\b)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|take over|taking over|is taking|hand(?:s|ed|ing)? [^.;]{1,40} (?:over|off) to|(?:has|have) been (?:reassigned|handed)|now reports? to|tak(?:es|ing) over|taken over|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|is (?:now )?(?:\w+'s|his|hers|theirs) now|now (?:owns?|leads?|handles?|runs?|manages?)|new (?:owner|lead|manager|maintainer|head|point of contact|dri|on-call)|adopt(?:s|ed|ing)? the (?:package|project|repo)|(?:switch|move)(?:d|s)? maint(?:ainer|ainers|enance)|orphan(?:s|ed|ing)?)\b/;
+const TRANSFER = /\b(?:(?:ownership|responsibility|custody|control|duty|duties)\b[^.;]{0,30}\b(?:went|goes|passed|moved|transferred|shifted|rotates|rotated) to|outsourc(?:ed|ing) to|took over|(?:took|takes|taking|take) [^.;]{1,40} over\b(?! to\b)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|take over|taking over|is taking|hand(?:s|ed|ing)? [^.;]{1,40} (?:(?:over|off) )?to|(?:has|have) been (?:reassigned|handed)|now reports? to|tak(?:es|ing) over|taken over|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|is (?:now )?(?:\w+'s|his|hers|theirs) now|now (?:owns?|leads?|handles?|runs?|manages?)|new (?:owner|lead|manager|maintainer|head|point of contact|dri|on-call)|adopt(?:s|ed|ing)? the (?:package|project|repo)|(?:switch|move)(?:d|s)? maint(?:ainer|ainers|enance)|orphan(?:s|ed|ing)?)\b/;
 // Relations that hold many values at once: a second one is an addition, not a replacement. A
 // meeting told twice with another place or person is another meeting ("met Eve in Lisbon" / "in Paris").
 const MULTI_VERBS = /\b(?:learn(?:s|ing|ed)?|likes?|lov(?:es|ing)|enjoy(?:s|ing)?|visit(?:s|ed|ing)?|speaks?|plays?|playing|reads?|reading|watch(?:es|ing)?|collects?|member of|hobb(?:y|ies)|fan of|studies|studying|traveled|travelled|been to|went to|met|ran into|had (?:lunch|dinner|breakfast|coffee|drinks|a call|a meeting) with|(?:talked|spoke) (?:to|with))\b/;
@@ -1293,8 +1293,25 @@ const namedIn = (s: Subject, keys: Set<string>) => (s.names.length ? s.names : s
 
 /** Two titled memories whose titles name different things (two packages, two projects). */
 function titlesDiffer(mx: MemoryInfo, my: MemoryInfo): boolean {
+  if (recordsDiffer(mx, my)) return true;
   return mx.titled && my.titled && mx.anchors.keys.length > 0 && my.anchors.keys.length > 0 &&
     compareSubjects(mx.anchors, my.anchors) === 'different' && !namedIn(mx.anchors, my.keys) && !namedIn(my.anchors, mx.keys);
+}
+
+/** Two records opened by one key naming two things ("Customer: Brightside Dental." / "Customer: Brightwater Labs."). */
+function recordsDiffer(mx: MemoryInfo, my: MemoryInfo): boolean {
+  const [x, y] = [recordHead(mx), recordHead(my)];
+  return x !== null && y !== null && x.key === y.key && !x.names.some((k) => y.names.includes(k));
+}
+
+/** A record's opening key and the names it gives (its first line read as a speaker's is a key too: "Customer: Brightside Dental."). */
+function recordHead(m: MemoryInfo): { key: string; names: string[] } | null {
+  const x = m.sentences[0];
+  if (!x || m.sentences.length < 2) return null;
+  const names = x.toks.filter((t) => t.kind === 'name' && (x.kv ? x.kvValue.has(t.key) : true)).map((t) => t.key);
+  if (x.kv) return names.length ? { key: x.subject.keys.join(' '), names } : null;
+  const speaker = m.spoken[0]?.speaker;
+  return speaker && x.verb < 0 && names.length > 0 && x.toks.every((t) => !t.content || t.kind === 'name') ? { key: speaker, names } : null;
 }
 
 /** The second key of a nested note ("json-c: debian/rules: use …" → "debian/rules"), lower case, or null. */
@@ -1357,6 +1374,11 @@ function subjectRelation(x: SentenceInfo, y: SentenceInfo, mx: MemoryInfo, my: M
   const extraMod = (p: Subject, q: Subject) => p.mods.some((k) => !q.keys.some((m) => same(k, m)));
   if (x.kv && y.kv && (extraMod(sx, sy) || extraMod(sy, sx))) return 'different';
   if (speaks(x, sy) || speaks(y, sx)) return 'same';
+  // "The kids have swimming on Tuesday and football on Thursday" / "Football moved to Wednesday": a
+  // thing the older names (not a name of someone) said to have changed.
+  // (a name the older writes as one is someone: "Alice lives in Paris with Bob" / "Bob moved to Lyon")
+  if (y.marks.has('change') && sy.keys.length > 0 && !sy.headIsName && sy.keys.every((k) => x.keys.has(k) && !sx.keys.includes(k)) &&
+    !x.toks.some((t) => t.kind === 'name' && !t.initial && sy.keys.includes(t.key))) return 'same';
   // "The build server is jenkins-01" / "jenkins-01 was decommissioned; builds run on GitHub Actions":
   // the newer stops what the older names as its value.
   if (y.marks.has('negchange') && sy.names.length > 0 && sy.keys.every((k) => x.keys.has(k) && !sx.keys.includes(k))) return 'same';
