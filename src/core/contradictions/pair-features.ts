@@ -633,9 +633,9 @@ function keyValue(text: string): RegExpExecArray | null {
 
 function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: string | null = null): SentenceInfo {
   // "Update: …", "Quick note after the reorg: …" introduce the sentence; they are not its subject.
-  // (a label over a short value is a key: "status: job hunting")
+  // (a status label over a short value is a key: "status: job hunting")
   const rest = LEAD_IN.test(full) ? full.replace(LEAD_IN, '').trim() : '';
-  const led0 = rest && (rest.replace(/\s*\([^)]*\)/g, '').split(/\s+/).length > 3 || /[.!?]$/.test(rest)) ? rest : full;
+  const led0 = rest && (!/^\s*(?:status|info)\s*:/i.test(full) || rest.replace(/\s*\([^)]*\)/g, '').split(/\s+/).length > 3 || /[.!?]$/.test(rest)) ? rest : full;
   // "Updated shipping address — 480 Harbor Rd": a note's key said to be new; the word marks a change, the rest is the key.
   const revised = REVISED_KEY.exec(led0);
   const led = revised ? led0.slice(revised[0].length) : led0;
