@@ -256,6 +256,7 @@ const LOOK_ALIKES: Array<[string, string, string]> = [
   ['User said their flight to Rome is BA 550.', 'User said their return flight is BA 557.', 'a return flight is another flight'],
   ['Client: Northwind Ltd. Plan: Pro. Seats: 12.', 'Client: Southgate plc. Plan: Pro. Seats: 30.', 'two records under one key'],
   ['Alice lives in Paris with Bob.', 'Bob moved to Lyon for work.', 'someone the older names, moved: not the older\'s subject'],
+  ['The hotel holds 300 guests.', "The hotel's annex holds 40 guests.", 'a part of a place, named with its possessive'],
   ['Maya: I am writing a novel about sailors.', 'Maya: I just finished with the first chapter of my next novel!', 'finishing a part of something is no stop of it'],
   ['The bridge was completed in 1932.', 'The bridge was repainted in 2010.', 'two events of one thing'],
   ['Just finished relocating — we live in Oslo.', 'We live in Oslo and love it.', 'a clause before a dash is no key'],

@@ -1298,6 +1298,17 @@ function titlesDiffer(mx: MemoryInfo, my: MemoryInfo): boolean {
     compareSubjects(mx.anchors, my.anchors) === 'different' && !namedIn(mx.anchors, my.keys) && !namedIn(my.anchors, mx.keys);
 }
 
+// Parts of a place that hold or do what the whole does ("the venue's terrace", "the hotel's annex").
+const PART_HEAD = /^(?:terrace|room|hall|floor|wing|annex|annexe|garden|kitchen|basement|lobby|roof|rooftop|bar|branch|campus|building|car park|balcony|patio|studio|gallery)s?$/;
+/** `y`'s subject is a part of `x`'s, named with a possessive ("the event venue's terrace"). */
+function partOf(x: SentenceInfo, y: SentenceInfo): boolean {
+  const head = x.subject.head;
+  if (!head || !y.subject.head || y.subject.head === head || !PART_HEAD.test(y.toks.find((t) => t.key === y.subject.head)?.low ?? '')) return false;
+  const low = y.text.toLowerCase();
+  const own = x.toks.find((t) => t.key === head)?.low;
+  return own !== undefined && low.includes(`${own}'s `) && x.subject.keys.every((k) => y.subject.keys.includes(k));
+}
+
 /** Two records opened by one key naming two things ("Customer: Brightside Dental." / "Customer: Brightwater Labs."). */
 function recordsDiffer(mx: MemoryInfo, my: MemoryInfo): boolean {
   const [x, y] = [recordHead(mx), recordHead(my)];
@@ -1365,6 +1376,9 @@ function subjectRelation(x: SentenceInfo, y: SentenceInfo, mx: MemoryInfo, my: M
   // "Team size" / "Design team size": a key with a modifier before it is another key.
   const prefixed = (p: string[], q: string[]) => q.length > p.length && inKeys(p, q) && !p.some((k) => same(k, q[0]));
   if (x.kv && y.kv && (prefixed(sx.keys, sy.keys) || prefixed(sy.keys, sx.keys))) return 'different';
+  // (and a part of the other's subject, named with its possessive: "The event venue holds 200 people" / "The
+  // event venue's terrace holds 80 people")
+  if (partOf(x, y) || partOf(y, x)) return 'different';
   // (so is a sentence's subject, when nothing says it changed: "The build uses Node 18" / "The docs site build uses Node 20")
   // (a clause before it may say why: "After the expansion the warehouse holds 3,500 pallets")
   if (!x.kv && !y.kv && (prefixed(sx.keys, sy.keys) || prefixed(sy.keys, sx.keys)) && !LEADING_CLAUSE.test(y.text) && !/^(?:after|since|before|following|with|once|as of)\b/i.test(y.text) &&
