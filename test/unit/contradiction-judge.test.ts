@@ -261,6 +261,7 @@ const LOOK_ALIKES: Array<[string, string, string]> = [
   ['The hotel holds 300 guests.', "The hotel's annex holds 40 guests.", 'a part of a place, named with its possessive'],
   ["User's desk is in the Leeds office.", 'User is working from the York office this week.', '"working from" is no "from now on": this week is one occasion'],
   ['The sprint review is on Friday at 2.', "This sprint's review is on Thursday at 2 because of the bank holiday.", "this sprint's meeting is one occasion"],
+  ['I swim at the lido on Mondays.', 'I swim at the lido on Mondays and Thursdays now.', 'a day joined to the older\'s is one more'],
   ['Maya: I am writing a novel about sailors.', 'Maya: I just finished with the first chapter of my next novel!', 'finishing a part of something is no stop of it'],
   ['The bridge was completed in 1932.', 'The bridge was repainted in 2010.', 'two events of one thing'],
   ['Just finished relocating — we live in Oslo.', 'We live in Oslo and love it.', 'a clause before a dash is no key'],

@@ -462,6 +462,12 @@ const movedToTime = (s: SentenceInfo) => s.toks.some((t, j) => t.kind === 'timer
   (s.toks[j - 1]?.low === 'to' || (/^(?:next|this|the)$/.test(s.toks[j - 1]?.low ?? '') && s.toks[j - 2]?.low === 'to') ||
     (/^(?:on|every)$/.test(s.toks[j - 1]?.low ?? '') && s.toks.some((x) => x.low === 'now'))));
 
+/** The newer keeps the older's times joined to a new one ("on Tuesdays and Fridays now"): one more, not another. */
+function timesJoined(a: SentenceInfo, b: SentenceInfo): boolean {
+  const older = new Set(a.toks.filter((t) => t.kind === 'timeref').map((t) => t.key));
+  return b.toks.some((t, j) => t.kind === 'timeref' && older.has(t.key) && /^(?:and|&)$/.test(b.toks[j + 1]?.low ?? '') && b.toks[j + 2]?.kind === 'timeref');
+}
+
 // The time a sentence says something lasts until ("until May", "through August"), or null.
 function endTimeOf(s: SentenceInfo): string | null {
   const i = s.toks.findIndex((t, j) => t.kind === 'timeref' && /^(?:until|till|through|thru)$/.test(s.toks[j - 1]?.low ?? ''));
@@ -1648,7 +1654,7 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // through August"; "prefers calls on Tuesday afternoons" / "asked to move our calls to Wednesday mornings")
   // (the older's time may stay in the newer as the reason: "on Saturday mornings now, Sundays are too busy")
   const dateChange = (dateOnly && timeDiff) || (moved && endTimeOf(a) !== null && endTimeOf(b) !== null && timeDiff) ||
-    ((moved || b.marks.has('soft')) && movedToTime(b) && [...tb].some((t) => !ta.has(t)));
+    ((moved || b.marks.has('soft')) && movedToTime(b) && [...tb].some((t) => !ta.has(t)) && !timesJoined(a, b));
   const fixedEvent = PASSIVE.test(la) && PASSIVE.test(lb);
   // "works at Oracle" → "used to work at Oracle": the same fact, now told as history.
   // (not when the newer brings a name of its own: "worked at Stripe before she joined Shopify" is a past job beside the current one)
