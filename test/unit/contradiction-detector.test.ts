@@ -216,11 +216,15 @@ describe('configuration', () => {
     const d = loadConfig({});
     expect(d.bus).toEqual({ maxDeliver: undefined, retryBaseMs: undefined, ackWaitMs: undefined });
     expect(d.contradictions.llmMinSimilarity).toBe(0.6);
+    expect(d.contradictions.neighbours).toBe(40);
+    expect(loadConfig({ LOCI_CONTRADICTION_NEIGHBOURS: '12' }).contradictions.neighbours).toBe(12);
   });
 
   it('refuses values out of range', () => {
     expect(() => loadConfig({ LOCI_CONTRADICTION_LLM_MIN_SIMILARITY: '1.5' })).toThrow(/LOCI_CONTRADICTION_LLM_MIN_SIMILARITY/);
     expect(() => loadConfig({ LOCI_BUS_MAX_DELIVER: '0' })).toThrow(/LOCI_BUS_MAX_DELIVER/);
+    expect(() => loadConfig({ LOCI_CONTRADICTION_NEIGHBOURS: '0' })).toThrow(/LOCI_CONTRADICTION_NEIGHBOURS/);
+    expect(() => loadConfig({ LOCI_CONTRADICTION_NEIGHBOURS: '101' })).toThrow(/LOCI_CONTRADICTION_NEIGHBOURS/);
     expect(() => loadConfig({ LOCI_BUS_ACK_WAIT_MS: 'soon' })).toThrow(/LOCI_BUS_ACK_WAIT_MS/);
   });
 });
