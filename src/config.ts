@@ -39,7 +39,8 @@ export interface Config {
   enrich: { mode: EnrichMode; llmTimeoutMs: number };
   /**
    * Contradiction detector: pairs at or above llmMinSimilarity go to the LLM judge when one is
-   * configured; judge `model` (default) is the learned judge, `rules` the earlier rule judge alone.
+   * configured; judge `model` (default) is the learned judge, `rules` the earlier rule judge alone;
+   * `neighbours` nearest memories by embedding are compared with each written one.
    */
   contradictions: { llmMinSimilarity: number; judge: 'model' | 'rules'; neighbours: number };
   logLevel: string;
