@@ -270,6 +270,7 @@ const LOOK_ALIKES: Array<[string, string, string]> = [
   ['The sprint review is on Friday at 2.', "This sprint's review is on Thursday at 2 because of the bank holiday.", "this sprint's meeting is one occasion"],
   ['I swim at the lido on Mondays.', 'I swim at the lido on Mondays and Thursdays now.', 'a day joined to the older\'s is one more'],
   ["The user's savings goal is $5,000 this year.", 'The user has saved $1,200 so far this year.', 'progress towards a goal is no new goal'],
+  ["The user's brother lives in Sydney.", "The user's brother is moving back to Ireland next summer.", 'a move told for a coming season is a plan'],
   ['Maya: I am writing a novel about sailors.', 'Maya: I just finished with the first chapter of my next novel!', 'finishing a part of something is no stop of it'],
   ['The bridge was completed in 1932.', 'The bridge was repainted in 2010.', 'two events of one thing'],
   ['Just finished relocating — we live in Oslo.', 'We live in Oslo and love it.', 'a clause before a dash is no key'],
