@@ -156,7 +156,7 @@ export function loadConfig(env: Env = process.env): Config {
     contradictions: {
       llmMinSimilarity: fraction(env, 'LOCI_CONTRADICTION_LLM_MIN_SIMILARITY', 0.6),
       judge: oneOf(env, 'LOCI_CONTRADICTION_JUDGE', ['model', 'rules'] as const, 'model'),
-      neighbours: int(env, 'LOCI_CONTRADICTION_NEIGHBOURS', 25, 1, 100),
+      neighbours: int(env, 'LOCI_CONTRADICTION_NEIGHBOURS', 10, 1, 100),
     },
     logLevel: env.LOCI_LOG_LEVEL || 'info',
     quotaPerTenant: int(env, 'LOCI_QUOTA_PER_TENANT', 100_000, 1),

@@ -216,7 +216,7 @@ describe('configuration', () => {
     const d = loadConfig({});
     expect(d.bus).toEqual({ maxDeliver: undefined, retryBaseMs: undefined, ackWaitMs: undefined });
     expect(d.contradictions.llmMinSimilarity).toBe(0.6);
-    expect(d.contradictions.neighbours).toBe(25);
+    expect(d.contradictions.neighbours).toBe(10);
     expect(loadConfig({ LOCI_CONTRADICTION_NEIGHBOURS: '12' }).contradictions.neighbours).toBe(12);
   });
 

@@ -150,7 +150,7 @@ export class ContradictionDetector {
   private readonly maxBatch: number;
 
   constructor(private opts: DetectorOptions) {
-    this.neighbours = opts.neighbours ?? 25;
+    this.neighbours = opts.neighbours ?? 10;
     this.candidateLimit = opts.candidateLimit ?? 50;
     this.entityCandidates = opts.entityCandidates ?? 10;
     this.llmMinSimilarity = opts.llmMinSimilarity ?? 0.6;
