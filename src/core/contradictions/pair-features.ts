@@ -1647,7 +1647,8 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // A claim and its denial: the polarity differs and nothing else was replaced ("does not live in
   // Paris" / "lives in Lyon" are compatible).
   // (a word and its antonym flip it too; "not open" / "closed" say the same)
-  const flipped = (a.polarity !== b.polarity) !== antonymSwap(a, b);
+  const antonym = antonymSwap(a, b);
+  const flipped = (a.polarity !== b.polarity) !== antonym;
   // (or one said to correct it, in more words: "her penicillin allergy turned out to be wrong, she is not allergic after all")
   const corrects = flipped && !valDiff && !nameChange && CORRECTION.test(lb) && !CORRECTION.test(la) && overlap >= 0.5;
   const pureFlip = corrects || (flipped && !valDiff && !nameChange &&
@@ -1841,9 +1842,9 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
     (!b.marks.has('negchange') || ta.size > 0 || /\b(?:every|each|daily|weekly|monthly)\b/.test(la));
   // (a flip between two named times is two occasions: "failing yesterday" / "passing today")
   // (a state flipped by its antonym, told with when: "is broken" / "got fixed this morning", is the state since)
-  const otherOccasion = (((timeDiff && (!dateOnly || flipped)) || (oneOff && !(pureFlip && antonymSwap(a, b)))) && !changeMarked) || pastPeriod || occasion;
+  const otherOccasion = (((timeDiff && (!dateOnly || flipped)) || (oneOff && !(pureFlip && antonym))) && !changeMarked) || pastPeriod || occasion;
   // (a state said to have changed to its antonym is no other claim: "The repo is public" / "We made the repo private after the review")
-  const otherClaim = flipped && !pureFlip && !b.marks.has('negchange') && !(b.marks.has('change') && antonymSwap(a, b));
+  const otherClaim = flipped && !pureFlip && !b.marks.has('negchange') && !(b.marks.has('change') && antonym);
   // "Lisa is also the contact for Globex": one more, not another instead.
   // (and a rule for a part of what the older covers is an exception beside it: "requires one approval" /
   // "now requires two approvals for anything touching auth")
@@ -1876,7 +1877,7 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   const bringsNothing = !b.toks.some((t) => t.content && !a.keys.has(t.key) && !verbish(t) && !isDate(t)) &&
     ![...b.kvValue].some((k) => !a.keys.has(k)) && !b.marks.has('negchange') &&
     !flipped && !dateChange && !valDiff && !kvReplace && !retired && !ownershipChange && !holderNew && !verbSwap;
-  const stateSwap = (stateChange(a, b) || (pureFlip && antonymSwap(a, b))) && !a.past && !b.past && a.speaker === null && b.speaker === null &&
+  const stateSwap = (stateChange(a, b) || (pureFlip && antonym)) && !a.past && !b.past && a.speaker === null && b.speaker === null &&
     !(['hypo', 'future', 'history', 'multi'] as const).some((k) => b.marks.has(k));
   const eligible = hunks.length > 0 && !bringsNothing && !QUESTION.test(a.text) && !QUESTION.test(b.text) && !planned && !heldAlike && (rel !== 'different' || ownershipChange) && !otherOccasion && !otherClaim && !addition && !anotherThing && !otherEnd && (valDiff || nameChange || pureFlip || ownershipChange || ctx.rule !== 'none' || retired || swap || swapChain || holderNew || kvReplace ||
     (b.marks.has('negchange') && !a.marks.has('negchange') && objectShared) ||
@@ -1897,7 +1898,7 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
     // (and one of the states a subject is in at a time, replaced by another or by its antonym: "User is
     // single" / "User is in a relationship"; "is recovering" / "is fully recovered"; "made the repo private")
     decisive: eligible && (markedUpdate(a, b, older, newer, features, cos, verbSwap) ||
-      ((corrects || stateSwap || (b.marks.has('change') && antonymSwap(a, b))) && rel === 'same' && !older.titled && !newer.titled && cos >= MARKED_UPDATE_MIN_COSINE)),
+      ((corrects || stateSwap || (b.marks.has('change') && antonym)) && rel === 'same' && !older.titled && !newer.titled && cos >= MARKED_UPDATE_MIN_COSINE)),
   };
 }
 
