@@ -1,6 +1,6 @@
 // How chat lines are read: speaker labels, and openers before a first-person subject.
 import { describe, expect, it } from 'vitest';
-import { speakerLabel, withoutOpener } from '../../src/core/contradictions/speakers.js';
+import { asSaid, speakerLabel, withoutOpener } from '../../src/core/contradictions/speakers.js';
 import { extractTriples } from '../../src/core/contradictions/triples.js';
 
 describe('speakerLabel', () => {
@@ -25,19 +25,21 @@ describe('withoutOpener', () => {
     expect(withoutOpener('Alice, we need you on call')).toBe('we need you on call');
   });
 
-  it('reads what someone said of themselves or their own as theirs', () => {
-    expect(withoutOpener("User mentioned they're learning guitar.")).toBe('User are learning guitar.');
-    expect(withoutOpener('The user said that she works nights.')).toBe('The user works nights.');
-    expect(withoutOpener('Nadia mentioned her mother lives in Casablanca.')).toBe("Nadia's mother lives in Casablanca.");
-    expect(withoutOpener("User said the kids' bedtime is 7:30.")).toBe("the kids' bedtime is 7:30.");
-    // (someone else's words about a third party stay as they are)
-    expect(withoutOpener('Tom said Anna moved to Leeds.')).toBe('Tom said Anna moved to Leeds.');
-  });
-
   it('keeps one that says where or when, and anything else', () => {
     for (const s of ['At Google, I lead the infra team', 'Last month, I moved to York', 'On Monday, we ship', 'In Lisbon, my rent doubled', 'I moved, finally']) {
       expect(withoutOpener(s), s).toBe(s);
     }
+  });
+});
+
+describe('asSaid', () => {
+  it('reads what someone said of themselves or their own as theirs', () => {
+    expect(asSaid("User mentioned they're learning guitar.")).toBe('User are learning guitar.');
+    expect(asSaid('The user said that she works nights.')).toBe('The user works nights.');
+    expect(asSaid('Nadia mentioned her mother lives in Casablanca.')).toBe("Nadia's mother lives in Casablanca.");
+    expect(asSaid("User said the kids' bedtime is 7:30.")).toBe("the kids' bedtime is 7:30.");
+    // (someone else's words about a third party stay as they are)
+    expect(asSaid('Tom said Anna moved to Leeds.')).toBe('Tom said Anna moved to Leeds.');
   });
 });
 

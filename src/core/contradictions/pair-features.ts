@@ -6,7 +6,7 @@
 // A memory is split into sentences; each sentence into typed tokens (values, names, pronouns,
 // negations, time words) with its subject (the words before the first verb, or the key of a
 // `key: value` note) and its markers of change, history, plans and additions.
-import { LEAD_IN, speakerLines, withoutOpener } from './speakers.js';
+import { asSaid, LEAD_IN, speakerLines, withoutOpener } from './speakers.js';
 
 export type TokKind = 'word' | 'name' | 'value' | 'ordinal' | 'timeref' | 'pron1' | 'pron' | 'neg';
 
@@ -651,7 +651,7 @@ function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: stri
   // "Updated shipping address — 480 Harbor Rd": a note's key said to be new; the word marks a change, the rest is the key.
   const revised = REVISED_KEY.exec(led0);
   const led = revised ? led0.slice(revised[0].length) : led0;
-  const text = asTimeWords(asRanges(withoutIssueRefs(withoutSourceOrReason(withoutOpener(led))).replace(NOT_INSTEAD, ', instead of ')));
+  const text = asTimeWords(asRanges(withoutIssueRefs(withoutSourceOrReason(asSaid(withoutOpener(led)))).replace(NOT_INSTEAD, ', instead of ')));
   const low = text.toLowerCase();
   const kvm = keyValue(text);
   // (a clause before the colon is no key: "Newsletter cadence changed: it now goes out on Tuesdays",

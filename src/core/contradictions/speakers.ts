@@ -47,14 +47,17 @@ const CONTRACTED = new Map([['re', 'are'], ['ve', 'have'], ['s', 'is'], ['d', 'h
 // "Nadia mentioned her mother lives in Casablanca": what someone said of their own is theirs ("Nadia's mother lives …").
 const REPORTED_RELATION = /^\s*((?:the )?[\p{L}'-]+) (?:mentioned|said|says|told (?:me|us)|noted|shared|explained) (?:that )?(?:her|his|their) /iu;
 
-/** What a sentence reports someone said, as said of them or of the thing. */
-const asSaid = (text: string) => text.replace(REPORTED_RELATION, "$1's ")
+/**
+ * What a sentence reports someone said, as said of them or of the thing: the pair judge reads it so
+ * (the triple extractor keeps reported speech as unsure).
+ */
+export const asSaid = (text: string) => text.replace(REPORTED_RELATION, "$1's ")
   .replace(REPORTED_SELF, (_, who: string, verb: string | undefined) => `${who} ${verb ? CONTRACTED.get(verb.toLowerCase()) : ''}`.trimEnd() + ' ')
   .replace(REPORTED_THING, '');
 
-/** The sentence without such an opener, and what it reports as said. */
+/** The sentence without such an opener. */
 export function withoutOpener(text: string): string {
-  text = asSaid(text.replace(FILLER, ''));
+  text = text.replace(FILLER, '');
   const m = OPENER.exec(text);
   if (!m) return text;
   const words = m[1].toLowerCase().split(' ');
