@@ -226,22 +226,21 @@ const DENIED = /(?:\b(?:not|never)|n't|\bcannot)\s+(?:\w+\s+)?$/;
 const IDIOM_AFTER = /^ (?:up|by|in on|over|behind)\b/;
 const IDIOM_BEFORE = /(?:\b(?:the|nothing|anything|something|much|little|still) )$/;
 
+// Stops told of what comes before them ("The ramen place closed"), not after.
+const STOPPED_BEFORE = /^(?:closed|died|passed away|folded|went (?:bust|under|out of business)|(?:is|are|was|were|got|been) (?:now )?(?:finished|complete|completed|done|over|archived|deleted|stolen))$/;
+
 /** The words a stop names ("stopped drinking oat milk", "left Google", "lost his job") stand in the older sentence. */
 function stopsWhatOlderSays(a: SentenceInfo, b: SentenceInfo): boolean {
-  const low = b.text.toLowerCase();
-  for (const m of low.matchAll(NEGCHANGE)) {
-    // (read in the text's own case: names stay names)
+  // (read in the text's own case: names stay names)
+  const words = (from: number, to: number) => tokenizeSentence(b.text.slice(Math.max(0, from), to)).toks.filter((t) => t.content && !VERB_STEMS.has(t.key));
+  const named = (toks: Tok[]) => toks.some((t) => a.keys.has(t.key));
+  for (const m of b.text.toLowerCase().matchAll(NEGCHANGE)) {
     // (what closed, died, is finished or was archived or stolen is named before: "The ramen place on 5th
     // closed", "The kitchen renovation is finished", "#alerts-prod was archived")
-    if (/^(?:closed|died|passed away|folded|went (?:bust|under|out of business)|(?:is|are|was|were|got|been) (?:now )?(?:finished|complete|completed|done|over|archived|deleted|stolen))$/.test(m[0])) {
-      const before = tokenizeSentence(b.text.slice(Math.max(0, m.index - 60), m.index)).toks.filter((t) => t.content && !VERB_STEMS.has(t.key)).slice(-3);
-      if (before.some((t) => a.keys.has(t.key)) || b.subject.keys.some((k) => a.keys.has(k))) return true;
-    }
+    if (STOPPED_BEFORE.test(m[0]) && (named(words(m.index - 60, m.index).slice(-3)) || b.subject.keys.some((k) => a.keys.has(k)))) return true;
     // (what was finished is its object's first word: "finished the intro to my script" is not the script)
     const done = /^(?:finished|completed)/.test(m[0]);
-    const what = tokenizeSentence(b.text.slice(m.index + (done ? m[0].length : 0), m.index + m[0].length + 40)).toks
-      .filter((t) => t.content && !VERB_STEMS.has(t.key)).slice(0, done ? 1 : 3);
-    if (what.some((t) => a.keys.has(t.key))) return true;
+    if (named(words(m.index + (done ? m[0].length : 0), m.index + m[0].length + 40).slice(0, done ? 1 : 3))) return true;
   }
   return false;
 }
