@@ -227,7 +227,10 @@ export async function runContradictionBench(): Promise<object> {
       results[`${judge}/${split}`] = { judge, set: `both sets, ${split}`, tenants: 'one per pair', metrics: metrics(all), timing: timing() };
       if (judge === 'model') {
         const shared = await runSet(srv, held, `${run}-${judge}-shared`, true);
-        results[`${judge}/${split}/one-tenant`] = { judge, set: `dev ${split}`, tenants: 'one for all pairs', metrics: metrics(shared) };
+        results[`${judge}/${split}/one-tenant`] = {
+          judge, set: `dev ${split}`, tenants: 'one for all pairs', metrics: metrics(shared),
+          misses: shared.filter((o) => o.got !== o.expected).map((o) => ({ id: o.id, kind: o.kind, expected: o.expected, got: o.got, stray: o.stray })),
+        };
       }
       for (const [name, pairs] of Object.entries(fx)) {
         results[`${judge}/${name}`] = { judge, set: `${name} (regression)`, tenants: 'one per pair', metrics: metrics(await runSet(srv, pairs, `${run}-${judge}-${name.replace(/\W/g, '')}`, false)) };

@@ -195,6 +195,14 @@ const UPDATES: Array<[string, string, V, string]> = [
   ['Victor is the account manager for Globex.', 'Globex has a new account manager: Ines.', 'rdf_conflict', '"… has a new …:" is no key'],
   ['The user goes to bed around midnight.', 'User has been going to bed around 10:30 lately.', 'rdf_conflict', 'midnight is a clock time, and "going to bed" no plan'],
   ['The user is training for the Berlin marathon in September.', 'Catching up with the user: work is busy, they adopted a cat, and they pulled out of the Berlin marathon because of a knee injury.', 'rdf_conflict', 'a clause before a colon is no key; "pulled out of" stops'],
+  ['Patient takes 20 mg of atorvastatin each night.', 'The cardiologist raised his atorvastatin to 40 mg daily.', 'rdf_conflict', 'a dose followed by how often counts no days'],
+  ['The k8s staging cluster runs 1.28.', 'Upgraded staging k8s to 1.30 this afternoon, nothing broke.', 'rdf_conflict', 'a denial in an aside about something else'],
+  ['Metrics retention in Prometheus: 15 days', 'We cut Prometheus retention to 7d to save disk.', 'rdf_conflict', 'a duration written short'],
+  ['The design review is on Oct 20.', 'Heads up: the design review now happens Oct 22, not the 20th.', 'rdf_conflict', 'the older\'s day named as the one replaced'],
+  ['Max attachment size for the helpdesk is 10 MB.', 'I raised the helpdesk attachment cap to 30MB.', 'rdf_conflict', 'a bound named in other words'],
+  ['FY26 marketing budget for the EU team: $120k', "Finance trimmed the EU team's FY26 marketing budget to $95k.", 'rdf_conflict', "an attribute's words in another order"],
+  ["Sam's birthday is 3 May.", 'Sam said his birthday falls on 13 May.', 'semantic_conflict', 'a date that is what the subject is'],
+  ['Home internet provider: BT, 500 Mbps.', 'We switched broadband to Hyperoptic last month.', 'rdf_conflict', 'the key named in other words'],
 ];
 
 const LOOK_ALIKES: Array<[string, string, string]> = [
@@ -282,6 +290,8 @@ const LOOK_ALIKES: Array<[string, string, string]> = [
   ['Dana manages the support team.', 'Dana now leads the support team.', 'one holder, reworded'],
   ['Alice likes running.', 'Alice loves running these days.', 'a feeling, not a replacement'],
   ['The user lives with their parents in Lyon.', "Long chat today. The user's sister just moved to Marseille and rents a studio near the port.", 'someone\'s relation is another subject'],
+  ['The Q1 filing deadline is March 31.', 'The Q2 filing deadline is June 30.', 'the deadlines of two periods'],
+  ['Home internet provider: BT, 500 Mbps.', 'Mobile provider: Three, unlimited data.', 'another provider of another thing'],
   ['xmlbuilder: Added the spacebeforeslash writer option to add a space character before closing tags of empty elements. See #114.', 'xmlbuilder: Calling end() with arguments no longer overwrites writer options. See #120.', 'issue numbers are no values, and a denial of something else stops nothing'],
 ];
 

@@ -200,7 +200,7 @@ const CONTRACTIONS: Array<[RegExp, string]> = [
 
 // Markers, matched on the lower-cased sentence.
 const MARKERS: Array<[Mark, RegExp]> = [
-  ['change', /\b(?:(?:ownership|responsibility|custody|control)\b[^.;]{0,30}\b(?:went|goes|passed|moved|transferred|shifted) to|relocat(?:ed|es|ing|e)|switch(?:ed|es|ing)?|swapp?(?:ed|ing)?|migrat(?:ed|ing|e)|moved|moving|replac(?:ed|es|ing|ement)|instead|took over|tak(?:es|ing) over|(?:took|takes|taking|take) [^.;]{1,40} over\b(?! to\b)|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|in favou?r of|superseded|succeeded by|renamed|changed|chang(?:es|ing) (?:to|from)|now (?:uses?|runs?|owns?|leads?|handles?|lives?|works?|is|are|at|in|on|with|under|reports?|costs?|points?|belongs?|goes|managed|handled|owned|run|led)|is now|are now|has become|became|taken over|new (?:owner|lead|manager|maintainer|home|address|office|vendor|provider|supplier|host|tool|job|role|team|boss|number|price|plan|version|default|limit|location|contact|on-call|point of contact|email|e-mail|phone|url|website|domain|password|username|handle|landlord|accountant|doctor|dentist|gp|therapist|vet|coach|tutor|lawyer|agent|auditor|venue)|convert(?:ed|s)? (?:to|into)|switch(?:ed)? back|(?:found|got|landed|started|took|accepted) (?:a|an|my|his|her|their|our) (?:new )?(?:job|position|role|place|apartment|house)|bump(?:ed|s)?|upgrad(?:ed|e|es|ing)|downgrad(?:ed|e|es|ing)|pushed (?:back |out )?to|postponed|rescheduled|rebook(?:ed|s|ing)?|rotat(?:ed|es|ing)|brought forward|mov(?:es|ed) (?:up |back )?to|move (?:[^.;,]{1,30} )?to\b|scaled\b[^.;]{0,30}\bto|joined (?!(?:the|a|an|our|my|his|her|their|us|them|me|in|as)\b)|hand(?:s|ed|ing)? [^.;]{1,40} (?:(?:over|off) )?to|revis(?:ed|es|ing|e)|(?:re|up|down)siz(?:ed|es|ing)\b[^.;]{0,40}\bto|promoted|(?:is|are|was) gone|went from|rewr(?:ote|itten) (?:it )?in|rebuil(?:t|ds?|ding)\b[^.;]{0,40}\b(?:in|with|on)|trad(?:ed|es|ing) (?:in )?[^.;]{1,40} for|expand(?:ed|s|ing)?\b[^.;]{0,40}\bto\b|(?:tighten|loosen|relax)(?:ed|s|ing)?\b[^.;]{0,40}\bto\b|(?:has|have) been (?:moved|changed|replaced|reassigned|switched|raised|lowered|increased|reduced|updated)|updat(?:ed|e|es) (?:to|the)|set to|raised|lowered|increased|decreased|reduced|extended|shortened|(?:cut|slashed|trimmed|hiked|updated|slipped|delayed|pushed|upped)\b[^.;]{0,40}\bto\b|(?:has|have) been \w+ing\b[^.;]{0,60}\bsince (?:the|we|i|he|she|they|my|our|his|her|their|(?:\w+ ){1,3}(?:started|began|ended|arrived|moved|changed|opened|closed))\b|re(?:mortgag|financ|brand)\w*|got (?:married|engaged|divorced|separated)\b|turned \d{1,3}\b|made (?:\w+ ){1,3}(?:private|public|optional|mandatory|required|free|read-only|default)\b|went (?:full-time|part-time|freelance|remote|hybrid|vegan|vegetarian|pescatarian|solo|independent)\b|(?:started|starts|starting) (?:at|with) (?!\d|(?:the|a|an|about|around|home|work|noon|midnight)\b)|(?:started|began) (?:eating|drinking|taking|using|working|year|grade|school|college|uni|university|(?:a|my|the) new)\b|renegotiated|adjusted|outsourc(?:ed|ing) to|(?:got|was|been|am|is|were) (?:just )?hired\b|from [^,.;]{1,40} to|slipp(?:ed|ing)? to|shift(?:ed|s|ing)?\b[^.;]{0,30}\bto|(?:went|gone|goes|going) (?:up|down)\b|got (?:fixed|repaired|resolved|reopened|approved|rejected)|put(?:s|ting)? (?:\w+ ){1,3}(?:up|down)\b|delayed (?:to|until)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|(?:hired|found|got|have|has|assigned (?:us|me|them|him|her)) (?:a|an) new (?:accountant|lawyer|doctor|dentist|landlord|coach|therapist|assistant|agency|bank|designer|contractor|supplier|vendor|provider|manager|boss|ceo|cto|cfo|director|supervisor|advisor|tutor|trainer|vet|mechanic|hairdresser|barber)|(?:is|are|was|were|went|go(?:es)?|dropped|fell|rose|grew|jumped|climbed|shrank|came) (?:back )?(?:down|up) to|(?<=\w) down to (?=[$€£¥\d~])|(?:dropped|fell|rose|grew|grown|jumped|climbed|shrank|shrunk) to)\b|→|->|=>|^(?:the |our |my |a )?new [\w-]+(?: [\w-]+)?(?::| is | are )/],
+  ['change', /\b(?:(?:ownership|responsibility|custody|control)\b[^.;]{0,30}\b(?:went|goes|passed|moved|transferred|shifted) to|relocat(?:ed|es|ing|e)|switch(?:ed|es|ing)?|swapp?(?:ed|ing)?|migrat(?:ed|ing|e)|moved|moving|replac(?:ed|es|ing|ement)|instead|took over|tak(?:es|ing) over|(?:took|takes|taking|take) [^.;]{1,40} over\b(?! to\b)|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|in favou?r of|superseded|succeeded by|renamed|changed|chang(?:es|ing) (?:to|from)|now (?:uses?|runs?|owns?|leads?|handles?|lives?|works?|is|are|at|in|on|with|under|reports?|costs?|points?|belongs?|goes|managed|handled|owned|run|led)|is now|are now|has become|became|taken over|new (?:owner|lead|manager|maintainer|home|address|office|vendor|provider|supplier|host|tool|job|role|team|boss|number|price|plan|version|default|limit|location|contact|target|deadline|eta|due date|launch date|start date|go-live|on-call|point of contact|email|e-mail|phone|url|website|domain|password|username|handle|landlord|accountant|doctor|dentist|gp|therapist|vet|coach|tutor|lawyer|agent|auditor|venue)|convert(?:ed|s)? (?:to|into)|switch(?:ed)? back|(?:found|got|landed|started|took|accepted) (?:a|an|my|his|her|their|our) (?:new )?(?:job|position|role|place|apartment|house)|bump(?:ed|s)?|upgrad(?:ed|e|es|ing)|downgrad(?:ed|e|es|ing)|pushed (?:back |out )?to|postponed|rescheduled|rebook(?:ed|s|ing)?|rotat(?:ed|es|ing)|brought forward|mov(?:es|ed) (?:up |back )?to|move (?:[^.;,]{1,30} )?to\b|scaled\b[^.;]{0,30}\bto|joined (?!(?:the|a|an|our|my|his|her|their|us|them|me|in|as)\b)|hand(?:s|ed|ing)? [^.;]{1,40} (?:(?:over|off) )?to|revis(?:ed|es|ing|e)|(?:re|up|down)siz(?:ed|es|ing)\b[^.;]{0,40}\bto|promoted|(?:is|are|was) gone|went from|rewr(?:ote|itten) (?:it )?in|rebuil(?:t|ds?|ding)\b[^.;]{0,40}\b(?:in|with|on)|trad(?:ed|es|ing) (?:in )?[^.;]{1,40} for|expand(?:ed|s|ing)?\b[^.;]{0,40}\bto\b|(?:tighten|loosen|relax)(?:ed|s|ing)?\b[^.;]{0,40}\bto\b|(?:has|have) been (?:moved|changed|replaced|reassigned|switched|raised|lowered|increased|reduced|updated)|updat(?:ed|e|es) (?:to|the)|set to|raised|lowered|increased|decreased|reduced|extended|shortened|(?:cut|slashed|trimmed|hiked|updated|slipped|delayed|pushed|upped)\b[^.;]{0,40}\bto\b|(?:has|have) been \w+ing\b[^.;]{0,60}\bsince (?:the|we|i|he|she|they|my|our|his|her|their|(?:\w+ ){1,3}(?:started|began|ended|arrived|moved|changed|opened|closed))\b|re(?:mortgag|financ|brand)\w*|got (?:married|engaged|divorced|separated)\b|turned \d{1,3}\b|made (?:\w+ ){1,3}(?:private|public|optional|mandatory|required|free|read-only|default)\b|went (?:full-time|part-time|freelance|remote|hybrid|vegan|vegetarian|pescatarian|solo|independent)\b|(?:started|starts|starting) (?:at|with) (?!\d|(?:the|a|an|about|around|home|work|noon|midnight)\b)|(?:started|began) (?:eating|drinking|taking|using|working|year|grade|school|college|uni|university|(?:a|my|the) new)\b|renegotiated|adjusted|outsourc(?:ed|ing) to|(?:got|was|been|am|is|were) (?:just )?hired\b|from [^,.;]{1,40} to|slipp(?:ed|ing)? to|shift(?:ed|s|ing)?\b[^.;]{0,30}\bto|(?:went|gone|goes|going) (?:up|down)\b|got (?:fixed|repaired|resolved|reopened|approved|rejected)|put(?:s|ting)? (?:\w+ ){1,3}(?:up|down)\b|delayed (?:to|until)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|(?:hired|found|got|have|has|assigned (?:us|me|them|him|her)) (?:a|an) new (?:accountant|lawyer|doctor|dentist|landlord|coach|therapist|assistant|agency|bank|designer|contractor|supplier|vendor|provider|manager|boss|ceo|cto|cfo|director|supervisor|advisor|tutor|trainer|vet|mechanic|hairdresser|barber)|(?:is|are|was|were|went|go(?:es)?|dropped|fell|rose|grew|jumped|climbed|shrank|came) (?:back )?(?:down|up) to|(?<=\w) down to (?=[$€£¥\d~])|(?:dropped|fell|rose|grew|grown|jumped|climbed|shrank|shrunk) to)\b|→|->|=>|^(?:the |our |my |a )?new [\w-]+(?: [\w-]+)?(?::| is | are )/],
   ['negchange', /\b(?:lost (?:my|his|her|their|our|the) job|step(?:ped|s|ping)? down|laid off|fired|broke up|sold (?:my|his|her|their|our|the)|gave (?:away|up)|moved out|shut (?:down|off)|(?:is|are|was|were) gone|cancel(?:l?ed|s|l?ing)?|closed down|turned off|switched off|sunsett(?:ed|ing)|(?:is|are|was|were|be|been|being) sunset\b|decommissioned|phased out|wound down|orphan(?:ed|ing)?|no longer|divorced|wiped|uninstalled|pulled out of|dropped out of|backed out of|(?:rotated|rolled) off|ripped out|tore out|got rid of|not (?:anymore|any more)|anymore|any more|no more|stopped|quit|left|dropped|removed|discontinued|retired|deprecated|gave up|isn't .* anymore|ended|passed away|died|went (?:bust|under|out of business)|folded|defer(?:red|s|ring)|(?:was|were|got|been) stolen|(?:gone|went|going) off|let (?:\w+ ){1,4}lapse|(?:is|are|was|were) (?:now )?(?:finished|complete|completed|done|over)(?=\s*(?:[;,.!]|$))|closed(?=\s*(?:[;,.!]|$|down\b))|paused|put (?:\w+ ){0,3}on hold|cut (?:\w+ ){1,3}out\b|passed (?=(?:the|a|an|my|his|her|their)\b)|not (?:been |being )?renewed|(?:is|are|am|was|were|got|came) back from|got (?:\w+ ){1,2}off\b|(?:is|are|was|were|been|got) (?:archived|deleted)|closed (?=(?:the|our|their|its|his|her|my)\b)|(?:finished|completed) (?=(?:the|a|an|my|our|his|her|their|reading|watching|building|writing)\b))\b/],
   ['soft', /\b(?:now|nowadays|these days|currently|as of|since (?:the )?last \w+|(?:since|after) the (?:reorg|reorgani[sz]ation|restructur(?:e|ing)|re-?shuffle|team shuffle|shake-?up|migration|switch|move|change|merger|acquisition|rebrand)|since (?:monday|tuesday|wednesday|thursday|friday|january|february|march|april|may|june|july|august|september|october|november|december|last|yesterday|today)|from (?:now|today|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next|this|the \w+ on)|starting|effective|going forward|henceforth|latest|current|this (?:week|month|year|quarter|fall|autumn|spring|summer|winter|semester|term|season|sprint))\b/],
   ['history', /\b(?:used to|previously|formerly|originally|back (?:in (?:the day|the days|\d|school|college|high school)|when|then)|in the past|at the time|years ago|before (?:the|we|i|he|she|they)|before (?:this|that|the current|the new) one|when (?:i|we|he|she|they) (?:was|were)|as a kid|as a child|growing up|had been|once upon|old days)\b/],
@@ -280,7 +280,7 @@ const table = (o: Record<string, number>): Record<string, number> => Object.assi
 const SCALE = table({ k: 1e3, m: 1e6, mm: 1e6, b: 1e9, bn: 1e9 });
 const DURATION = table({
   ms: 0.001, s: 1, sec: 1, secs: 1, second: 1, seconds: 1, min: 60, mins: 60, minute: 60, minutes: 60, h: 3600, hr: 3600, hrs: 3600, hour: 3600, hours: 3600,
-  day: 86400, days: 86400, week: 604800, weeks: 604800,
+  day: 86400, days: 86400, d: 86400, week: 604800, weeks: 604800, wk: 604800, wks: 604800,
 });
 // "3 weeks ago", "two days later": a point in time, not a length.
 const AGO = new Set(['ago', 'later', 'earlier', 'before', 'after', 'back']);
@@ -374,7 +374,8 @@ export function tokenizeSentence(sentence: string, lowerInitial: Lower = null): 
     // ("IT expanded the drive", "the US office": a team or a place in capitals, not a pronoun)
     else if (PRON1.has(low) && !/^\p{Lu}{2,}$/u.test(r)) kind = 'pron1';
     else if (PRON.has(low) && !/^\p{Lu}{2,}$/u.test(r)) kind = 'pron';
-    else if (TIMEREF.has(low) || (low.endsWith('s') && TIMEREF.has(low.slice(0, -1))) || low === 'weekdays' || low === 'weekday') kind = 'timeref';
+    // ("falls" is a verb: "their birthday falls on 21 March")
+    else if (TIMEREF.has(low) || (low.endsWith('s') && TIMEREF.has(low.slice(0, -1)) && low !== 'falls') || low === 'weekdays' || low === 'weekday') kind = 'timeref';
     // A name: an identifier, an all-caps or mixed-case word, a capitalised word inside the
     // sentence, or a capitalised first word that is not a common sentence opener ("Bob took
     // over", but not "New upstream release"). Lower-case hyphenated words are words ("fire-fighting").
@@ -443,6 +444,8 @@ const OPENING_VERBS = new Set(('switched moved migrated replaced swapped bumped 
 // Nouns whose number names one of them ("flat 2B", "room 12a").
 const UNIT_NOUN = /^(?:flat|apartment|apt|unit|room|suite|gate|seat|floor|block|building|bay|desk|hall|platform|terminal|ward|bed)$/i;
 // Rates in one word ("1,000 rpm", "50 qps"): the period they count per.
+// Words of how often or how long something holds, not of what a figure counts.
+const HOW_OFTEN = /^(?:daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually|hourly|twice|once|each|every|now|today|instead|total|again)$/;
 const RATE_WORD = new Map([['rpm', 'minute'], ['qpm', 'minute'], ['rps', 'second'], ['qps', 'second'], ['rph', 'hour']]);
 /** Value tokens less the last of each figure a bracketed aside of `text` (words with it) names. */
 function withoutAsides(values: Tok[], text: string): Tok[] {
@@ -460,10 +463,17 @@ function withoutAsides(values: Tok[], text: string): Tok[] {
 }
 
 // The newer names the time something moved to ("move our calls to Wednesday mornings", "is now on
-// Tuesdays", "on Saturday mornings now", "now wants them only on Fridays").
+// Tuesdays", "on Saturday mornings now", "now wants them only on Fridays"), or names a new date ("new target is March 28").
+// Nouns whose value is a date ("birthday", "deadline"): a sentence about one that names a date gives its value.
+const DATE_NOUN = /^(?:birthday|anniversary|deadline|dob|expiry|expiration|go-live)$/;
+const dateNoun = (s: SentenceInfo) => s.subject.head !== null && DATE_NOUN.test(s.toks.find((t) => t.key === s.subject.head)?.low ?? '');
+/** The times that qualify a sentence's subject, before its head ("The Q3 report deadline"). */
+const subjectTimes = (s: SentenceInfo) => s.toks.slice(0, Math.max(0, s.toks.findIndex((t) => t.key === s.subject.head))).filter((t) => t.kind === 'timeref').map((t) => t.key).join(' ');
+const NEW_DATE = /^(?:target|date|deadline|eta|due|launch|start|go-live|ship)$/;
 const movedToTime = (s: SentenceInfo) => s.toks.some((t, j) => t.kind === 'timeref' &&
   (s.toks[j - 1]?.low === 'to' || (/^(?:next|this|the)$/.test(s.toks[j - 1]?.low ?? '') && s.toks[j - 2]?.low === 'to') ||
-    (/^(?:on|every)$/.test(s.toks[j - 1]?.low ?? '') && s.toks.some((x) => x.low === 'now'))));
+    (/^(?:on|every)$/.test(s.toks[j - 1]?.low ?? '') && s.toks.some((x) => x.low === 'now')) ||
+    s.toks.slice(Math.max(0, j - 4), j).some((x, i, w) => NEW_DATE.test(x.low) && w[i - 1]?.low === 'new')));
 
 /** The newer keeps the older's times joined to a new one ("on Tuesdays and Fridays now"): one more, not another. */
 function timesJoined(a: SentenceInfo, b: SentenceInfo): boolean {
@@ -734,7 +744,9 @@ function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: stri
     if (/^\d+(?:\.\d+)?(?:B|g)?$/.test(t.key)) {
       const next = toks[i + 1]?.low === 'of' ? toks[i + 2] : toks[i + 1];
       // (a size's own measure is no thing counted: "2 TB of space", "500 GB of storage")
-      if (next && next.content && next.kind === 'word' && !(dimensionOf(t.key) === 'size' && /^(?:spac|storag|capacit)/.test(next.key))) {
+      // (nor how often: "100 mg daily", "3 sessions weekly" count milligrams and sessions, not days)
+      if (next && next.content && next.kind === 'word' && !(dimensionOf(t.key) === 'size' && /^(?:spac|storag|capacit)/.test(next.key)) &&
+        !(toks[i + 1] === next && HOW_OFTEN.test(next.low))) {
         // "500 req/min": what is counted is the part before the rate.
         const what = next.key.split('/')[0] || next.key;
         attributes.add(what);
@@ -1029,13 +1041,18 @@ function timeDiffOf(a: SentenceInfo, b: SentenceInfo): boolean {
 }
 
 /** Two sets of attribute words name the same thing: they share a word, and what they do not share is verbs ("bump" / "update"), not other nouns ("upstream version" / "standards version"). */
-function attributesMatch(a: Set<string>, b: Set<string>): boolean {
+function attributesMatch(a: Set<string>, b: Set<string>, aKeys: Set<string>, bKeys: Set<string>): boolean {
   if (![...a].some((k) => b.has(k))) return false;
-  const verbish = (k: string) => VERB_STEMS.has(k) || /(?:ed|ing)$/.test(k);
-  const onlyA = [...a].filter((k) => ![...b].some((x) => same(k, x)) && !verbish(k));
-  const onlyB = [...b].filter((k) => ![...a].some((x) => same(k, x)) && !verbish(k));
+  // (words that say a figure is a bound or an amount, not of what: "max upload size" / "upload cap")
+  const verbish = (k: string) => VERB_STEMS.has(k) || /(?:ed|ing)$/.test(k) || BOUND_WORDS.has(k);
+  // (nor is a word the other sentence names elsewhere: "Q3 cloud budget for the data platform: $40k" /
+  // "the data platform's Q3 cloud budget down to $32k")
+  const only = (x: Set<string>, y: Set<string>, yKeys: Set<string>) => [...x].filter((k) => ![...y].some((m) => same(k, m)) && !yKeys.has(k) && !verbish(k));
+  const [onlyA, onlyB] = [only(a, b, bKeys), only(b, a, aKeys)];
   return onlyA.length === 0 || onlyB.length === 0;
 }
+
+const BOUND_WORDS = new Set(['max', 'maximum', 'min', 'minimum', 'limit', 'cap', 'ceil', 'ceiling', 'quota', 'siz', 'amount', 'total', 'level', 'threshold']);
 
 /** Values of two sentences for comparison: a bare hour matches the other side's "H:00" ("at 8" / "8:00 am"). */
 function comparableValues(a: string[], b: string[]): [Set<string>, Set<string>] {
@@ -1096,7 +1113,29 @@ const alias = (x: string, y: string) => abbreviates(x, y) && /^\p{L}+$/u.test(x.
 const same = (x: string, y: string) => x === y || abbreviates(x, y) || (x.length > 3 && y.length > 3 && (x.startsWith(y) || y.startsWith(x)));
 const anySame = (a: string[], b: string[]) => a.some((x) => b.some((y) => same(x, y)));
 /** Two keys name the same value, identifiers compared by their core ("libasm4-java" / "asm4"). */
-const near = (x: string, y: string) => same(x, y) || (x.length >= 4 && y.length >= 4 && (x.includes(y) || y.includes(x)));
+const near = (x: string, y: string) => same(x, y) || (x.length >= 4 && y.length >= 4 && (x.includes(y) || y.includes(x))) || synonyms(x, y);
+// Words people use for one thing (stems): "switched internet to Community Fibre" is about the broadband provider.
+const SYNONYM_GROUPS = [
+  'broadband internet isp wifi fibr', 'phon mobil cell cellphon', 'doctor gp physician', 'flat apartment', 'salary compensation wag',
+  'pric cost fee', 'car vehicl', 'job employer', 'email mail inbox', 'dentist dental', 'vet veterinarian', 'gym fitness',
+  'hotel accommodation lodg', 'flight airlin', 'lawyer attorney solicitor', 'boss manager supervisor', 'therapist counsellor counselor',
+].map((g) => new Set(g.split(' ')));
+const SYNONYM_OF = new Map<string, Set<string>>(SYNONYM_GROUPS.flatMap((g) => [...g].map((w) => [w, g] as const)));
+const synonyms = (x: string, y: string) => x !== y && SYNONYM_OF.get(x)?.has(y) === true;
+const NEGATION = /\b(?:no|not|never|nothing|none|nobody|without)\b|n't\b/i;
+/**
+ * `x` denies only in a clause after its first (a comma, a semicolon or a dash apart) that shares no
+ * word with `y`: an aside about something else ("Upgraded prod k8s to 1.29, no issues so far").
+ */
+function asideDenial(x: SentenceInfo, y: SentenceInfo): boolean {
+  if (!x.polarity || y.polarity) return false;
+  const [head, ...rest] = x.text.split(/[,;]\s+|\s[—–-]\s/);
+  if (!rest.length || NEGATION.test(head)) return false;
+  return rest.filter((c) => NEGATION.test(c)).every((c) => !tokenizeSentence(c).toks.some((t) => t.content && y.keys.has(t.key)));
+}
+
+/** A day of the month as a number: "15th" is the "15" of "Dec 15". */
+const dayOf = (k: string) => k.replace(/^(\d{1,2})(?:st|nd|rd|th)$/, '$1');
 
 // Nouns that make another subject of the same name: "Alice's sister", "the Berlin office".
 const RELATIONAL = new Set(
@@ -1519,6 +1558,8 @@ export function alignedPairs(newer: MemoryInfo, older: MemoryInfo, k = ALIGNED_P
       if (!shared) for (const n of bNames) if (olderNames[i].some((x) => alias(n, x))) shared++;
       // So does a subject written short ("The repo" / "Repository").
       if (!shared) for (const n of b.subject.keys) if (a.subject.keys.some((x) => x !== n && same(n, x))) shared++;
+      // Or in other words ("Home internet provider: BT" / "switched broadband to Hyperoptic").
+      if (!shared) for (const n of b.keys) if (a.subject.keys.some((x) => synonyms(n, x))) shared++;
       // Or as an acronym, either way ("MAU" / "Monthly active users").
       if (!shared && (bAcronyms.length || a.subject.names.length) && (acronymIn(b.subject, a.subject) || acronymIn(a.subject, b.subject))) shared++;
       if (shared === 0) {
@@ -1587,8 +1628,10 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   const rep = b.replacement;
   const ownOld = new Set(a.replacement?.old ?? []);
   // (the old value the newer names, among the older's words that are not its own old value)
-  const namesOlder = (outsideSubject: boolean) => Boolean(rep && rep.old.some((k) => [...a.keys].some((x) =>
-    !ownOld.has(x) && !(outsideSubject && a.subject.keys.includes(x)) && near(k, x))));
+  // (a day the older dates with is one of its words: "starts Dec 15" / "now begins Dec 10, not the 15th")
+  const olderTerms = [...a.keys, ...a.toks.filter((t) => t.kind === 'timeref').map((t) => t.key)];
+  const namesOlder = (outsideSubject: boolean) => Boolean(rep && rep.old.some((k) => olderTerms.some((x) =>
+    !ownOld.has(x) && !(outsideSubject && a.subject.keys.includes(x)) && near(dayOf(k), dayOf(x)))));
   const namesOldValue = namesOlder(true);
   const subjectInOlder = b.subject.keys.length > 0 && b.subject.keys.every((k) => [...a.keys].some((x) => same(k, x))) &&
     !(a.subject.names.length && b.subject.names.length && !anySame(a.subject.names, b.subject.names));
@@ -1607,9 +1650,12 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   const oneUnit = rel === 'same' && unitPair;
   // (the newer names the older's figure as the one replaced: "on the 25th instead of the 1st")
   const chainedValue = Boolean(rep && rep.old.some((k) => a.values.includes(k)) && rep.new.some((k) => b.values.includes(k)));
+  // (names of each figure's attribute that the other sentence names too, anywhere, are of one thing:
+  // "FY26 budget for the EU team: $120k" / "Finance trimmed the EU team's FY26 budget to $95k")
+  const namesShared = (x: SentenceInfo, y: SentenceInfo) => [...x.attributeNames].some((k) => y.keys.has(k));
   const sameAttr = oneUnit || countedSame || chainedValue || countedMatch && (!a.attributes.size || !b.attributes.size || (a.attributeNames.size && b.attributeNames.size
-    ? anySame([...a.attributeNames], [...b.attributeNames])
-    : attributesMatch(a.attributes, b.attributes)));
+    ? anySame([...a.attributeNames], [...b.attributeNames]) || (namesShared(a, b) && namesShared(b, a))
+    : attributesMatch(a.attributes, b.attributes, a.keys, b.keys)));
   // A value replaced: each side has one the other lacks (an added figure is not a replacement).
   // (the figure the newer names as replaced is not one it states)
   const vbNow = chainedValue ? new Set([...vb].filter((v) => !rep!.old.includes(v))) : vb;
@@ -1647,7 +1693,8 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // Paris" / "lives in Lyon" are compatible).
   // (a word and its antonym flip it too; "not open" / "closed" say the same)
   const antonym = antonymSwap(a, b);
-  const flipped = (a.polarity !== b.polarity) !== antonym;
+  // (a denial in an aside about something else flips nothing: "Upgraded prod k8s to 1.29, no issues so far")
+  const flipped = (a.polarity !== b.polarity && !asideDenial(a, b) && !asideDenial(b, a)) !== antonym;
   // (or one said to correct it, in more words: "her penicillin allergy turned out to be wrong, she is not allergic after all")
   const corrects = flipped && !valDiff && !nameChange && CORRECTION.test(lb) && !CORRECTION.test(la) && overlap >= 0.5;
   const pureFlip = corrects || (flipped && !valDiff && !nameChange &&
@@ -1661,7 +1708,11 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // (or a date said to have moved, in other words around it: "on leave until May" / "extended her leave
   // through August"; "prefers calls on Tuesday afternoons" / "asked to move our calls to Wednesday mornings")
   // (the older's time may stay in the newer as the reason: "on Saturday mornings now, Sundays are too busy")
-  const dateChange = (dateOnly && timeDiff) || (moved && endTimeOf(a) !== null && endTimeOf(b) !== null && timeDiff) ||
+  // A date that is what the subject is (a birthday, a deadline), other on each side: one date replaced
+  // or denied, not two occasions ("User's birthday is 14 March" / "their birthday falls on 21 March").
+  // (of one thing: "The Q3 report deadline" is not the Q4 report's)
+  const dateValued = rel === 'same' && timeDiff && dateNoun(a) && dateNoun(b) && !a.values.length && !b.values.length && subjectTimes(a) === subjectTimes(b);
+  const dateChange = dateValued || (dateOnly && timeDiff) || (moved && endTimeOf(a) !== null && endTimeOf(b) !== null && timeDiff) ||
     ((moved || b.marks.has('soft')) && movedToTime(b) && [...tb].some((t) => !ta.has(t)) && !timesJoined(a, b));
   const fixedEvent = PASSIVE.test(la) && PASSIVE.test(lb);
   // "works at Oracle" → "used to work at Oracle": the same fact, now told as history.
@@ -1699,7 +1750,7 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // neither value ("New maintainer" / "Build with openssl instead of libgcrypt").
   const swapChain = namesOlder(false);
   // (an old value named by a pronoun is unknown, not elsewhere: "replaced it with a Bosch")
-  const swapElsewhere = Boolean(rep && rep.old.length > 0 && !swapChain && ![...rep.old, ...rep.new].some((k) => [...a.keys].some((x) => near(k, x))));
+  const swapElsewhere = Boolean(rep && rep.old.length > 0 && !swapChain && ![...rep.old, ...rep.new].some((k) => olderTerms.some((x) => near(dayOf(k), dayOf(x)))));
   // A new holder announced ("took over", "new maintainer") of what the older says someone holds.
   // Two notes with the same key and wholly different values ("deploy owner: dana" / "deploy owner: ravi"),
   // unless the key holds many values ("likes: …", "tools: …").
@@ -1720,8 +1771,11 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   const rest = (x: SentenceInfo, m: MemoryInfo) => [...x.keys].filter((k) => !(m.titled && m.anchors.keys.includes(k)));
   const [ra, rb] = [rest(a, older), rest(b, newer)];
   const shortKv = (x: SentenceInfo) => x.kvShort;
+  // (the newer's words may name the older's key in other words, when it is not the newer's title too:
+  // "Broadband provider: Virgin Media" / "switched internet to Community Fibre")
+  const olderKey = a.subject.keys.filter((k) => !b.subject.keys.includes(k) && !(newer.titled && newer.anchors.keys.includes(k)));
   const topicDisjoint = !shortKv(a) && !shortKv(b) && ta2.length + tb2.length >= 4 &&
-    !ta2.some((k) => rb.some((m) => near(k, m))) && !tb2.some((k) => ra.some((m) => near(k, m)));
+    !ta2.some((k) => rb.some((m) => near(k, m))) && !tb2.some((k) => [...ra, ...olderKey].some((m) => near(k, m)));
   const holderNew = rel !== 'different' && TRANSFER.test(lb) && (OWNERSHIP.test(la) || TRANSFER.test(la)) && hunks.length > 0;
   // Both sentences name their own subject (not a changelog's title over all its lines), the same
   // one, and give it another value: "Error tracking uses Sentry" / "We switched error tracking to Rollbar".
@@ -1841,7 +1895,7 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
     (!b.marks.has('negchange') || ta.size > 0 || /\b(?:every|each|daily|weekly|monthly)\b/.test(la));
   // (a flip between two named times is two occasions: "failing yesterday" / "passing today")
   // (a state flipped by its antonym, told with when: "is broken" / "got fixed this morning", is the state since)
-  const otherOccasion = (((timeDiff && (!dateOnly || flipped)) || (oneOff && !(pureFlip && antonym))) && !changeMarked) || pastPeriod || occasion;
+  const otherOccasion = !dateValued && ((((timeDiff && (!dateOnly || flipped)) || (oneOff && !(pureFlip && antonym))) && !changeMarked) || pastPeriod || occasion);
   // (a state said to have changed to its antonym is no other claim: "The repo is public" / "We made the repo private after the review")
   const otherClaim = flipped && !pureFlip && !b.marks.has('negchange') && !(b.marks.has('change') && antonym);
   // "Lisa is also the contact for Globex": one more, not another instead.
@@ -1892,11 +1946,11 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
     valueChange: valDiff || nameChange,
     negFlip: flipped,
     changeMarked,
-    fixedEvent: dateChange && past && fixedEvent,
+    fixedEvent: (dateChange && past && fixedEvent) || (dateValued && !changeMarked),
     // (a claim of the same subject said to have been wrong is denied, whatever the model scores)
     // (and one of the states a subject is in at a time, replaced by another or by its antonym: "User is
     // single" / "User is in a relationship"; "is recovering" / "is fully recovered"; "made the repo private")
-    decisive: eligible && (markedUpdate(a, b, older, newer, features, cos, verbSwap) ||
+    decisive: eligible && (markedUpdate(a, b, older, newer, features, cos, verbSwap) || (dateValued && !flipped && cos >= MARKED_UPDATE_MIN_COSINE) ||
       ((corrects || stateSwap || (b.marks.has('change') && antonym)) && rel === 'same' && !older.titled && !newer.titled && cos >= MARKED_UPDATE_MIN_COSINE)),
   };
 }
@@ -1945,8 +1999,10 @@ function markedUpdate(a: SentenceInfo, b: SentenceInfo, older: MemoryInfo, newer
   // bank is Fatima" / "Greg is our point of contact at the bank"; "User sold their car" / "commutes by car")
   // (and the newer naming the older's value as replaced, or as gone beside a new one: "deploys go through Argo CD; Capistrano is gone")
   // (a holder named without a name is one too: "Billing service ownership moved to the payments team")
-  return Boolean((f.marked_replacement || verbSwap || f.ownership_change || f.holder_new || f.stopped || (f.swap && (f.swap_chain || f.negchange_new))) && sameSubject && marked && cos >= MARKED_UPDATE_MIN_COSINE &&
+  // (so is the older's own value named as the one replaced, of the same subject: "starts Dec 15" / "now begins Dec 10, not the 15th")
+  const chained = Boolean(f.swap_chain && f.subj_same);
+  return Boolean((f.marked_replacement || verbSwap || f.ownership_change || f.holder_new || f.stopped || chained || (f.swap && (f.swap_chain || f.negchange_new))) && sameSubject && marked && cos >= MARKED_UPDATE_MIN_COSINE &&
     // (a stop names what stops: other words may all differ, "training for a 10k in April" / "pulled out of the April 10k")
     !(f.topic_disjoint && !f.stopped) && !f.multi_verb && !f.hypo && !f.future && !f.history &&
-    (value || verbSwap || f.neg_flip || f.date_moved || f.ownership_change || f.holder_new || f.stopped || (f.first_both && shortNotes) || (f.replaced && SWITCHED.test(b.text.toLowerCase()) && f.overlap >= 0.5 && shortNotes)));
+    (value || verbSwap || chained || f.neg_flip || f.date_moved || f.ownership_change || f.holder_new || f.stopped || (f.first_both && shortNotes) || (f.replaced && SWITCHED.test(b.text.toLowerCase()) && f.overlap >= 0.5 && shortNotes)));
 }
