@@ -203,6 +203,9 @@ const UPDATES: Array<[string, string, V, string]> = [
   ['FY26 marketing budget for the EU team: $120k', "Finance trimmed the EU team's FY26 marketing budget to $95k.", 'rdf_conflict', "an attribute's words in another order"],
   ["Sam's birthday is 3 May.", 'Sam said his birthday falls on 13 May.', 'semantic_conflict', 'a date that is what the subject is'],
   ['Home internet provider: BT, 500 Mbps.', 'We switched broadband to Hyperoptic last month.', 'rdf_conflict', 'the key named in other words'],
+  ['The user gets to the studio by car most days.', 'User now cycles to the studio instead of driving.', 'rdf_conflict', 'the older\'s value named as replaced, in other words'],
+  ["I'm pescatarian, have been for about ten years.", 'Gave up the pescatarian diet, honestly.', 'rdf_conflict', 'an opening past verb speaks in the first person'],
+  ["Nina's anniversary is June 3rd.", "Nina's anniversary is on the 30th of June.", 'semantic_conflict', 'a day of the month as what the subject is'],
 ];
 
 const LOOK_ALIKES: Array<[string, string, string]> = [

@@ -695,7 +695,9 @@ function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: stri
   // A note that opens with what its writer did ("Sold the Golf.", "Switched SMS to MessageBird") speaks in the first person.
   // (after an adverb too: "Finally moved into an apartment")
   const opener = main[0] && OPENING_ADVERB.test(main[0].low) ? 1 : 0;
-  const doneByWriter = !kv && (verb === 0 || (opener === 1 && verb === 1)) && main[opener]?.kind === 'word' && PAST_OPENER.test(main[opener].low);
+  // (an opening past verb read as a name for its capital is the verb: "Gave up on the vegetarian thing")
+  const doneByWriter = !kv && main[opener] !== undefined && PAST_OPENER.test(main[opener].low) &&
+    ((main[opener].kind === 'word' && (verb === 0 || (opener === 1 && verb === 1))) || (opener === 0 && main[0].initial === true && verb < 0));
   const subjectKind: SentenceInfo['subjectKind'] = subjectToks.some((t) => t.kind === 'pron1') || doneByWriter
     ? 'first'
     : subject.keys.length
@@ -1117,7 +1119,7 @@ const near = (x: string, y: string) => same(x, y) || (x.length >= 4 && y.length 
 // Words people use for one thing (stems): "switched internet to Community Fibre" is about the broadband provider.
 const SYNONYM_GROUPS = [
   'broadband internet isp wifi fibr', 'phon mobil cell cellphon', 'doctor gp physician', 'flat apartment', 'salary compensation wag',
-  'pric cost fee', 'car vehicl', 'job employer', 'email mail inbox', 'dentist dental', 'vet veterinarian', 'gym fitness',
+  'pric cost fee', 'car vehicl driv', 'job employer', 'email mail inbox', 'dentist dental', 'vet veterinarian', 'gym fitness',
   'hotel accommodation lodg', 'flight airlin', 'lawyer attorney solicitor', 'boss manager supervisor', 'therapist counsellor counselor',
 ].map((g) => new Set(g.split(' ')));
 const SYNONYM_OF = new Map<string, Set<string>>(SYNONYM_GROUPS.flatMap((g) => [...g].map((w) => [w, g] as const)));
@@ -1711,7 +1713,8 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // A date that is what the subject is (a birthday, a deadline), other on each side: one date replaced
   // or denied, not two occasions ("User's birthday is 14 March" / "their birthday falls on 21 March").
   // (of one thing: "The Q3 report deadline" is not the Q4 report's)
-  const dateValued = rel === 'same' && timeDiff && dateNoun(a) && dateNoun(b) && !a.values.length && !b.values.length && subjectTimes(a) === subjectTimes(b);
+  const dayOnly = (x: SentenceInfo) => x.values.every((v) => /^\d{1,2}(?:st|nd|rd|th)$/.test(v));
+  const dateValued = rel === 'same' && (timeDiff || valDiff) && dateNoun(a) && dateNoun(b) && dayOnly(a) && dayOnly(b) && subjectTimes(a) === subjectTimes(b);
   const dateChange = dateValued || (dateOnly && timeDiff) || (moved && endTimeOf(a) !== null && endTimeOf(b) !== null && timeDiff) ||
     ((moved || b.marks.has('soft')) && movedToTime(b) && [...tb].some((t) => !ta.has(t)) && !timesJoined(a, b));
   const fixedEvent = PASSIVE.test(la) && PASSIVE.test(lb);
