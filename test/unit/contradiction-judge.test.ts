@@ -205,6 +205,16 @@ const UPDATES: Array<[string, string, V, string]> = [
   ['Home internet provider: BT, 500 Mbps.', 'We switched broadband to Hyperoptic last month.', 'rdf_conflict', 'the key named in other words'],
   ['The user gets to the studio by car most days.', 'User now cycles to the studio instead of driving.', 'rdf_conflict', 'the older\'s value named as replaced, in other words'],
   ["I'm pescatarian, have been for about ten years.", 'Gave up the pescatarian diet, honestly.', 'rdf_conflict', 'an opening past verb speaks in the first person'],
+  [
+    'Handover for the search cluster. It runs Elasticsearch 8.11, snapshots go to S3 nightly, and the JVM heap is set to 16 GB. Ping Omar about the slow-log dashboards.',
+    'Search cluster handover, week 12. Omar fixed the slow-log dashboards. After the last incident we bumped the JVM heap to 24 GB, and GC pauses dropped. Snapshots still go to S3.',
+    'rdf_conflict', 'one clause among others in two longer notes',
+  ],
+  [
+    'Sprint notes. Demo on Thursday went well. Kai owns the release checklist, and he wants help with the changelog. Retro moved to the big room.',
+    'Sprint notes again. Kai is off for two weeks, so Mei has picked up the release checklist from him. The demo is on Thursday as usual.',
+    'rdf_conflict', 'a holder who picked it up from the older one, in a longer note',
+  ],
   ["Nina's anniversary is June 3rd.", "Nina's anniversary is on the 30th of June.", 'semantic_conflict', 'a day of the month as what the subject is'],
 ];
 
@@ -365,6 +375,10 @@ describe('pair features', () => {
   it('splits sentences on lines, bullets and sentence ends, not on abbreviations or decimals', () => {
     expect(sentencesOf('Dr. Smith moved to v2.5 today. Then left.\n  * Bump X to 4.6.2\n- deps: qs@6.5.1')).toEqual([
       'Dr. Smith moved to v2.5 today.', 'Then left.', 'Bump X to 4.6.2', 'deps: qs@6.5.1',
+    ]);
+    // (an ordinal ends a sentence; "St." before a name does not)
+    expect(sentencesOf('Payroll runs on the 1st. Bonuses go out in March. Office at 4 St. Mary St. now.')).toEqual([
+      'Payroll runs on the 1st.', 'Bonuses go out in March.', 'Office at 4 St. Mary St. now.',
     ]);
   });
 

@@ -200,7 +200,7 @@ const CONTRACTIONS: Array<[RegExp, string]> = [
 
 // Markers, matched on the lower-cased sentence.
 const MARKERS: Array<[Mark, RegExp]> = [
-  ['change', /\b(?:(?:ownership|responsibility|custody|control)\b[^.;]{0,30}\b(?:went|goes|passed|moved|transferred|shifted) to|relocat(?:ed|es|ing|e)|switch(?:ed|es|ing)?|swapp?(?:ed|ing)?|migrat(?:ed|ing|e)|moved|moving|replac(?:ed|es|ing|ement)|instead|took over|tak(?:es|ing) over|(?:took|takes|taking|take) [^.;]{1,40} over\b(?! to\b)|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|in favou?r of|superseded|succeeded by|renamed|changed|chang(?:es|ing) (?:to|from)|now (?:uses?|runs?|owns?|leads?|handles?|lives?|works?|is|are|at|in|on|with|under|reports?|costs?|points?|belongs?|goes|managed|handled|owned|run|led)|is now|are now|has become|became|taken over|new (?:owner|lead|manager|maintainer|home|address|office|vendor|provider|supplier|host|tool|job|role|team|boss|number|price|plan|version|default|limit|location|contact|target|deadline|eta|due date|launch date|start date|go-live|on-call|point of contact|email|e-mail|phone|url|website|domain|password|username|handle|landlord|accountant|doctor|dentist|gp|therapist|vet|coach|tutor|lawyer|agent|auditor|venue)|convert(?:ed|s)? (?:to|into)|switch(?:ed)? back|(?:found|got|landed|started|took|accepted) (?:a|an|my|his|her|their|our) (?:new )?(?:job|position|role|place|apartment|house)|bump(?:ed|s)?|upgrad(?:ed|e|es|ing)|downgrad(?:ed|e|es|ing)|pushed (?:back |out )?to|postponed|rescheduled|rebook(?:ed|s|ing)?|rotat(?:ed|es|ing)|brought forward|mov(?:es|ed) (?:up |back )?to|move (?:[^.;,]{1,30} )?to\b|scaled\b[^.;]{0,30}\bto|joined (?!(?:the|a|an|our|my|his|her|their|us|them|me|in|as)\b)|hand(?:s|ed|ing)? [^.;]{1,40} (?:(?:over|off) )?to|revis(?:ed|es|ing|e)|(?:re|up|down)siz(?:ed|es|ing)\b[^.;]{0,40}\bto|promoted|(?:is|are|was) gone|went from|rewr(?:ote|itten) (?:it )?in|rebuil(?:t|ds?|ding)\b[^.;]{0,40}\b(?:in|with|on)|trad(?:ed|es|ing) (?:in )?[^.;]{1,40} for|expand(?:ed|s|ing)?\b[^.;]{0,40}\bto\b|(?:tighten|loosen|relax)(?:ed|s|ing)?\b[^.;]{0,40}\bto\b|(?:has|have) been (?:moved|changed|replaced|reassigned|switched|raised|lowered|increased|reduced|updated)|updat(?:ed|e|es) (?:to|the)|set to|raised|lowered|increased|decreased|reduced|extended|shortened|(?:cut|slashed|trimmed|hiked|updated|slipped|delayed|pushed|upped)\b[^.;]{0,40}\bto\b|(?:has|have) been \w+ing\b[^.;]{0,60}\bsince (?:the|we|i|he|she|they|my|our|his|her|their|(?:\w+ ){1,3}(?:started|began|ended|arrived|moved|changed|opened|closed))\b|re(?:mortgag|financ|brand)\w*|got (?:married|engaged|divorced|separated)\b|turned \d{1,3}\b|made (?:\w+ ){1,3}(?:private|public|optional|mandatory|required|free|read-only|default)\b|went (?:full-time|part-time|freelance|remote|hybrid|vegan|vegetarian|pescatarian|solo|independent)\b|(?:started|starts|starting) (?:at|with) (?!\d|(?:the|a|an|about|around|home|work|noon|midnight)\b)|(?:started|began) (?:eating|drinking|taking|using|working|year|grade|school|college|uni|university|(?:a|my|the) new)\b|renegotiated|adjusted|outsourc(?:ed|ing) to|(?:got|was|been|am|is|were) (?:just )?hired\b|from [^,.;]{1,40} to|slipp(?:ed|ing)? to|shift(?:ed|s|ing)?\b[^.;]{0,30}\bto|(?:went|gone|goes|going) (?:up|down)\b|got (?:fixed|repaired|resolved|reopened|approved|rejected)|put(?:s|ting)? (?:\w+ ){1,3}(?:up|down)\b|delayed (?:to|until)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|(?:hired|found|got|have|has|assigned (?:us|me|them|him|her)) (?:a|an) new (?:accountant|lawyer|doctor|dentist|landlord|coach|therapist|assistant|agency|bank|designer|contractor|supplier|vendor|provider|manager|boss|ceo|cto|cfo|director|supervisor|advisor|tutor|trainer|vet|mechanic|hairdresser|barber)|(?:is|are|was|were|went|go(?:es)?|dropped|fell|rose|grew|jumped|climbed|shrank|came) (?:back )?(?:down|up) to|(?<=\w) down to (?=[$€£¥\d~])|(?:dropped|fell|rose|grew|grown|jumped|climbed|shrank|shrunk) to)\b|→|->|=>|^(?:the |our |my |a )?new [\w-]+(?: [\w-]+)?(?::| is | are )/],
+  ['change', /\b(?:(?:ownership|responsibility|custody|control)\b[^.;]{0,30}\b(?:went|goes|passed|moved|transferred|shifted) to|relocat(?:ed|es|ing|e)|switch(?:ed|es|ing)?|swapp?(?:ed|ing)?|migrat(?:ed|ing|e)|moved|moving|replac(?:ed|es|ing|ement)|instead|took over|tak(?:es|ing) over|(?:took|takes|taking|take) [^.;]{1,40} over\b(?! to\b)|pick(?:ed|s|ing)? up [^.;]{1,40} from|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|in favou?r of|superseded|succeeded by|renamed|changed|chang(?:es|ing) (?:to|from)|now (?:uses?|runs?|owns?|leads?|handles?|lives?|works?|is|are|at|in|on|with|under|reports?|costs?|points?|belongs?|goes|managed|handled|owned|run|led)|is now|are now|has become|became|taken over|new (?:owner|lead|manager|maintainer|home|address|office|vendor|provider|supplier|host|tool|job|role|team|boss|number|price|plan|version|default|limit|location|contact|target|deadline|eta|due date|launch date|start date|go-live|on-call|point of contact|email|e-mail|phone|url|website|domain|password|username|handle|landlord|accountant|doctor|dentist|gp|therapist|vet|coach|tutor|lawyer|agent|auditor|venue)|convert(?:ed|s)? (?:to|into)|switch(?:ed)? back|(?:found|got|landed|started|took|accepted) (?:a|an|my|his|her|their|our) (?:new )?(?:job|position|role|place|apartment|house)|bump(?:ed|s)?|upgrad(?:ed|e|es|ing)|downgrad(?:ed|e|es|ing)|pushed (?:back |out )?to|postponed|rescheduled|rebook(?:ed|s|ing)?|rotat(?:ed|es|ing)|brought forward|mov(?:es|ed) (?:up |back )?to|move (?:[^.;,]{1,30} )?to\b|scaled\b[^.;]{0,30}\bto|joined (?!(?:the|a|an|our|my|his|her|their|us|them|me|in|as)\b)|hand(?:s|ed|ing)? [^.;]{1,40} (?:(?:over|off) )?to|revis(?:ed|es|ing|e)|(?:re|up|down)siz(?:ed|es|ing)\b[^.;]{0,40}\bto|promoted|(?:is|are|was) gone|went from|rewr(?:ote|itten) (?:it )?in|rebuil(?:t|ds?|ding)\b[^.;]{0,40}\b(?:in|with|on)|trad(?:ed|es|ing) (?:in )?[^.;]{1,40} for|expand(?:ed|s|ing)?\b[^.;]{0,40}\bto\b|(?:tighten|loosen|relax)(?:ed|s|ing)?\b[^.;]{0,40}\bto\b|(?:has|have) been (?:moved|changed|replaced|reassigned|switched|raised|lowered|increased|reduced|updated)|updat(?:ed|e|es) (?:to|the)|set to|raised|lowered|increased|decreased|reduced|extended|shortened|(?:cut|slashed|trimmed|hiked|updated|slipped|delayed|pushed|upped)\b[^.;]{0,40}\bto\b|(?:has|have) been \w+ing\b[^.;]{0,60}\bsince (?:the|we|i|he|she|they|my|our|his|her|their|(?:\w+ ){1,3}(?:started|began|ended|arrived|moved|changed|opened|closed))\b|re(?:mortgag|financ|brand)\w*|got (?:married|engaged|divorced|separated)\b|turned \d{1,3}\b|made (?:\w+ ){1,3}(?:private|public|optional|mandatory|required|free|read-only|default)\b|went (?:full-time|part-time|freelance|remote|hybrid|vegan|vegetarian|pescatarian|solo|independent)\b|(?:started|starts|starting) (?:at|with) (?!\d|(?:the|a|an|about|around|home|work|noon|midnight)\b)|(?:started|began) (?:eating|drinking|taking|using|working|year|grade|school|college|uni|university|(?:a|my|the) new)\b|renegotiated|adjusted|outsourc(?:ed|ing) to|(?:got|was|been|am|is|were) (?:just )?hired\b|from [^,.;]{1,40} to|slipp(?:ed|ing)? to|shift(?:ed|s|ing)?\b[^.;]{0,30}\bto|(?:went|gone|goes|going) (?:up|down)\b|got (?:fixed|repaired|resolved|reopened|approved|rejected)|put(?:s|ting)? (?:\w+ ){1,3}(?:up|down)\b|delayed (?:to|until)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|(?:hired|found|got|have|has|assigned (?:us|me|them|him|her)) (?:a|an) new (?:accountant|lawyer|doctor|dentist|landlord|coach|therapist|assistant|agency|bank|designer|contractor|supplier|vendor|provider|manager|boss|ceo|cto|cfo|director|supervisor|advisor|tutor|trainer|vet|mechanic|hairdresser|barber)|(?:is|are|was|were|went|go(?:es)?|dropped|fell|rose|grew|jumped|climbed|shrank|came) (?:back )?(?:down|up) to|(?<=\w) down to (?=[$€£¥\d~])|(?:dropped|fell|rose|grew|grown|jumped|climbed|shrank|shrunk) to)\b|→|->|=>|^(?:the |our |my |a )?new [\w-]+(?: [\w-]+)?(?::| is | are )/],
   ['negchange', /\b(?:lost (?:my|his|her|their|our|the) job|step(?:ped|s|ping)? down|laid off|fired|broke up|sold (?:my|his|her|their|our|the)|gave (?:away|up)|moved out|shut (?:down|off)|(?:is|are|was|were) gone|cancel(?:l?ed|s|l?ing)?|closed down|turned off|switched off|sunsett(?:ed|ing)|(?:is|are|was|were|be|been|being) sunset\b|decommissioned|phased out|wound down|orphan(?:ed|ing)?|no longer|divorced|wiped|uninstalled|pulled out of|dropped out of|backed out of|(?:rotated|rolled) off|ripped out|tore out|got rid of|not (?:anymore|any more)|anymore|any more|no more|stopped|quit|left|dropped|removed|discontinued|retired|deprecated|gave up|isn't .* anymore|ended|passed away|died|went (?:bust|under|out of business)|folded|defer(?:red|s|ring)|(?:was|were|got|been) stolen|(?:gone|went|going) off|let (?:\w+ ){1,4}lapse|(?:is|are|was|were) (?:now )?(?:finished|complete|completed|done|over)(?=\s*(?:[;,.!]|$))|closed(?=\s*(?:[;,.!]|$|down\b))|paused|put (?:\w+ ){0,3}on hold|cut (?:\w+ ){1,3}out\b|passed (?=(?:the|a|an|my|his|her|their)\b)|not (?:been |being )?renewed|(?:is|are|am|was|were|got|came) back from|got (?:\w+ ){1,2}off\b|(?:is|are|was|were|been|got) (?:archived|deleted)|closed (?=(?:the|our|their|its|his|her|my)\b)|(?:finished|completed) (?=(?:the|a|an|my|our|his|her|their|reading|watching|building|writing)\b))\b/],
   ['soft', /\b(?:now|nowadays|these days|currently|as of|since (?:the )?last \w+|(?:since|after) the (?:reorg|reorgani[sz]ation|restructur(?:e|ing)|re-?shuffle|team shuffle|shake-?up|migration|switch|move|change|merger|acquisition|rebrand)|since (?:monday|tuesday|wednesday|thursday|friday|january|february|march|april|may|june|july|august|september|october|november|december|last|yesterday|today)|from (?:now|today|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next|this|the \w+ on)|starting|effective|going forward|henceforth|latest|current|this (?:week|month|year|quarter|fall|autumn|spring|summer|winter|semester|term|season|sprint))\b/],
   ['history', /\b(?:used to|previously|formerly|originally|back (?:in (?:the day|the days|\d|school|college|high school)|when|then)|in the past|at the time|years ago|before (?:the|we|i|he|she|they)|before (?:this|that|the current|the new) one|when (?:i|we|he|she|they) (?:was|were)|as a kid|as a child|growing up|had been|once upon|old days)\b/],
@@ -593,7 +593,8 @@ function withoutSourceOrReason(text: string): string {
 const SINCE_EVENT = /^\s*(?:after|since|now that|following|once)\b[^,;:]{0,60}\b(?:\w{3,}ed|went|began|got|came|took|left|sold|bought|moved)\b[^,;:]{0,30},\s+\S/i;
 // A clause of time or cause that opens a sentence and ends at a comma, before a main clause of its own.
 // (not "In Berlin, …", "For the API, …": a place or a purpose may qualify the subject)
-const LEADING_CLAUSE = /^\s*(?:after|since|once|when|whenever|now that|as soon as|because|following|given that|starting|beginning|as of|effective|going forward|from now on|until|before|recently|lately)\b[^,;:]{0,60},\s+(?=\S+\s+\S)/i;
+// (or, without a comma, at a pronoun that opens the main clause: "After last Thursday's load test we raised the pool limit")
+const LEADING_CLAUSE = /^\s*(?:after|since|once|when|whenever|now that|as soon as|because|following|given that|starting|beginning|as of|effective|going forward|from now on|until|before|recently|lately)\b(?:[^,;:]{0,60},\s+(?=\S+\s+\S)|[^,;:]{1,60}?\s(?=(?:we|i|they|he|she)\s+\S+\s+\S))/i;
 
 // References to an issue or a pull request ("See #120.", "(Closes: #411677)") are no values.
 // ("Ticket #4812 is assigned to Priya" keeps its number: it names the ticket)
@@ -858,8 +859,11 @@ export function sentencesOf(text: string): string[] {
     const re = /[.!?]+(?=\s+["'(]?[\p{Lu}\d])/gu;
     let m: RegExpExecArray | null;
     while ((m = re.exec(line))) {
-      const last = /([\p{L}.']+)$/u.exec(line.slice(start, m.index))?.[1]?.toLowerCase() ?? '';
-      if (m[0] === '.' && (ABBREV.has(last) || /^\p{L}$/u.test(last))) continue;
+      const before = line.slice(start, m.index);
+      const last = /([\p{L}.']+)$/u.exec(before)?.[1]?.toLowerCase() ?? '';
+      // (an ordinal ends a sentence: "due on the 1st. He …"; "St." after a name does not)
+      const ordinal = /\d(?:st|nd|rd|th)$/i.test(before);
+      if (m[0] === '.' && !ordinal && (ABBREV.has(last) || /^\p{L}$/u.test(last))) continue;
       out.push(line.slice(start, m.index + m[0].length));
       start = m.index + m[0].length;
     }
@@ -905,8 +909,24 @@ function fieldItems(sentence: string): string[] {
 const spokenSentences = (text: string) =>
   speakerLines(text).flatMap((line) => sentencesOf(line.text).flatMap(leadInItems).flatMap(fieldItems).map((x) => ({ text: x, speaker: line.speaker })));
 
+/**
+ * The clauses of a longer memory's compound sentences, read as sentences of their own after its
+ * sentences: in a note of several sentences one change often sits in a clause among others ("We
+ * raised the pool limit to 80 connections, and CPU stayed flat"). A memory of one sentence is read
+ * as written.
+ */
+function withClauses(spoken: Spoken[]): Spoken[] {
+  if (spoken.length < 2) return spoken;
+  const clauses = spoken.flatMap((x) => {
+    const parts = x.text.split(CLAUSE_JOIN).map((p) => p.trim());
+    return parts.length > 1 && parts.every((p) => p.split(/\s+/).length >= 3) ? parts.map((p) => ({ text: p, speaker: x.speaker })) : [];
+  });
+  return [...spoken, ...clauses];
+}
+const CLAUSE_JOIN = /,\s+(?:and|so|but|while)\s+|;\s+/i;
+
 export function analyzeMemory(text: string, lowerInitial: Lower = null): MemoryInfo {
-  const spoken = spokenSentences(text).slice(0, MAX_SENTENCES);
+  const spoken = withClauses(spokenSentences(text)).slice(0, MAX_SENTENCES);
   return memoryOf(text, spoken, spoken.map((x) => analyzeSentence(x.text, lowerInitial, x.speaker)));
 }
 
@@ -1085,7 +1105,7 @@ function dimensionOf(v: string): string {
   return 'figure';
 }
 
-const TRANSFER = /\b(?:(?:ownership|responsibility|custody|control|duty|duties)\b[^.;]{0,30}\b(?:went|goes|passed|moved|transferred|shifted|rotates|rotated) to|outsourc(?:ed|ing) to|took over|(?:took|takes|taking|take) [^.;]{1,40} over\b(?! to\b)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|take over|taking over|is taking|hand(?:s|ed|ing)? [^.;]{1,40} (?:(?:over|off) )?to|(?:has|have) been (?:reassigned|handed)|now reports? to|tak(?:es|ing) over|taken over|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|is (?:now )?(?:\w+'s|his|hers|theirs) now|now (?:owns?|leads?|handles?|runs?|manages?)|new (?:owner|lead|manager|maintainer|head|point of contact|dri|on-call)|adopt(?:s|ed|ing)? the (?:package|project|repo)|(?:switch|move)(?:d|s)? maint(?:ainer|ainers|enance)|orphan(?:s|ed|ing)?)\b/;
+const TRANSFER = /\b(?:(?:ownership|responsibility|custody|control|duty|duties)\b[^.;]{0,30}\b(?:went|goes|passed|moved|transferred|shifted|rotates|rotated) to|pick(?:ed|s|ing)? up [^.;]{1,40} from|outsourc(?:ed|ing) to|took over|(?:took|takes|taking|take) [^.;]{1,40} over\b(?! to\b)|pass(?:ed|es|ing)? [^.;]{1,40} (?:over |on )?to|take over|taking over|is taking|hand(?:s|ed|ing)? [^.;]{1,40} (?:(?:over|off) )?to|(?:has|have) been (?:reassigned|handed)|now reports? to|tak(?:es|ing) over|taken over|handed (?:over|off)|hand(?:s|ing)? over|reassigned|transferred|is (?:now )?(?:\w+'s|his|hers|theirs) now|now (?:owns?|leads?|handles?|runs?|manages?)|new (?:owner|lead|manager|maintainer|head|point of contact|dri|on-call)|adopt(?:s|ed|ing)? the (?:package|project|repo)|(?:switch|move)(?:d|s)? maint(?:ainer|ainers|enance)|orphan(?:s|ed|ing)?)\b/;
 const HELD_NOW = /\b(?:owned|run|led|managed|handled|maintained|covered) by\b[^.;]{1,40}\bnow\b|\bnow (?:owned|run|led|managed|handled|maintained|covered) by\b/;
 // Relations that hold many values at once: a second one is an addition, not a replacement. A
 // meeting told twice with another place or person is another meeting ("met Eve in Lisbon" / "in Paris").
@@ -1542,6 +1562,8 @@ export function alignedPairs(newer: MemoryInfo, older: MemoryInfo, k = ALIGNED_P
   if (k < 1) return [];
   // The k best so far, best first; a later pair of equal score comes after (as a stable sort would).
   const top: Array<[number, SentenceInfo, SentenceInfo]> = [];
+  const marked: Array<[number, SentenceInfo, SentenceInfo]> = [];
+  const titled = newer.titled || older.titled;
   const olderNames = older.sentences.map(nameKeysOf);
   // Shared keys counted through an index of the older sentences' keys: long memories have hundreds
   // of sentence pairs, most sharing nothing.
@@ -1569,6 +1591,10 @@ export function alignedPairs(newer: MemoryInfo, older: MemoryInfo, k = ALIGNED_P
         if (!sameSpeaker && !corefers(b, newer, a) && !corefers(a, older, b)) continue;
       }
       const score = shared / Math.sqrt(Math.max(1, a.keys.size) * Math.max(1, b.keys.size)) + shared * 0.01;
+      // (a newer sentence that says something changed is compared too, however little it shares:
+      // in a long note the change sits among sentences that share more; a titled list such as a
+      // changelog's says what changed on every line)
+      if (shared > 0 && !titled && (b.marks.has('change') || b.marks.has('negchange'))) marked.push([score, a, b]);
       if (top.length === k && score <= top[k - 1][0]) continue;
       let at = top.length;
       while (at > 0 && top[at - 1][0] < score) at--;
@@ -1576,7 +1602,10 @@ export function alignedPairs(newer: MemoryInfo, older: MemoryInfo, k = ALIGNED_P
       if (top.length > k) top.pop();
     }
   }
-  return top.map(([, a, b]) => [a, b]);
+  const chosen = new Set(top.map(([, a, b]) => `${older.sentences.indexOf(a)}/${newer.sentences.indexOf(b)}`));
+  const extra = marked.filter(([, a, b]) => !chosen.has(`${older.sentences.indexOf(a)}/${newer.sentences.indexOf(b)}`))
+    .sort((x, y) => y[0] - x[0]).slice(0, k);
+  return [...top, ...extra].map(([, a, b]) => [a, b]);
 }
 
 const THIS_PERIOD = /\bthis (?:week|weekend|month|sprint|iteration)(?:'s)?\b/;
@@ -1724,7 +1753,7 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // A holder replaced: both sides say who holds it, or the newer says it was handed over.
   // ("My manager is Priya" / "I report to Daniel now": whom I report to is who manages me)
   const ownership = (OWNERSHIP.test(lb) && OWNERSHIP.test(la)) || TRANSFER.test(lb) ||
-    (/\b(?:i|we) (?:now )?report to\b/.test(lb) && OWNERSHIP.test(la));
+    (/\b(?:i|we|s?he|they) (?:now )?reports? to\b/.test(lb) && OWNERSHIP.test(la));
   const ordA = a.toks.filter((t) => t.kind === 'ordinal').map((t) => t.key).join(' ');
   const ordB = b.toks.filter((t) => t.kind === 'ordinal').map((t) => t.key).join(' ');
   const m = (s: SentenceInfo, k: Mark) => (s.marks.has(k) ? 1 : 0);
