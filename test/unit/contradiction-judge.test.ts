@@ -215,6 +215,9 @@ const UPDATES: Array<[string, string, V, string]> = [
     'Sprint notes again. Kai is off for two weeks, so Mei has picked up the release checklist from him. The demo is on Thursday as usual.',
     'rdf_conflict', 'a holder who picked it up from the older one, in a longer note',
   ],
+  ['Leo has no pets.', 'Leo took his dog to the vet this morning.', 'semantic_conflict', 'a denial of what the denied kind covers'],
+  ['Omar has never been to Brazil.', 'Omar visited Brazil last year with his brother.', 'semantic_conflict', '"never been to" / "visited … last year"'],
+  ["Grace doesn't drink alcohol.", 'Grace had two glasses of wine at the launch party.', 'semantic_conflict', 'the denied thing, named by its kind'],
   ["Nina's anniversary is June 3rd.", "Nina's anniversary is on the 30th of June.", 'semantic_conflict', 'a day of the month as what the subject is'],
 ];
 
@@ -303,6 +306,9 @@ const LOOK_ALIKES: Array<[string, string, string]> = [
   ['Dana manages the support team.', 'Dana now leads the support team.', 'one holder, reworded'],
   ['Alice likes running.', 'Alice loves running these days.', 'a feeling, not a replacement'],
   ['The user lives with their parents in Lyon.', "Long chat today. The user's sister just moved to Marseille and rents a studio near the port.", 'someone\'s relation is another subject'],
+  ["Tom doesn't eat meat.", 'Tom ordered the mushroom risotto and skipped the steak.', 'a denial and a choice that keeps to it'],
+  ['Ana has no siblings.', "Ana's husband has two brothers.", 'a relative of the subject is another subject'],
+  ['The staging API is not rate limited.', 'The staging API is rate limited except for internal callers.', 'a claim of a part only'],
   ['The Q1 filing deadline is March 31.', 'The Q2 filing deadline is June 30.', 'the deadlines of two periods'],
   ['Home internet provider: BT, 500 Mbps.', 'Mobile provider: Three, unlimited data.', 'another provider of another thing'],
   ['xmlbuilder: Added the spacebeforeslash writer option to add a space character before closing tags of empty elements. See #114.', 'xmlbuilder: Calling end() with arguments no longer overwrites writer options. See #120.', 'issue numbers are no values, and a denial of something else stops nothing'],

@@ -37,6 +37,7 @@ describe('asSaid', () => {
     expect(asSaid("User mentioned they're learning guitar.")).toBe('User are learning guitar.');
     expect(asSaid('The user said that she works nights.')).toBe('The user works nights.');
     expect(asSaid('Nadia mentioned her mother lives in Casablanca.')).toBe("Nadia's mother lives in Casablanca.");
+    expect(asSaid('User stated they have no drug allergies.')).toBe('User have no drug allergies.');
     expect(asSaid("User said the kids' bedtime is 7:30.")).toBe("the kids' bedtime is 7:30.");
     // (someone else's words about a third party stay as they are)
     expect(asSaid('Tom said Anna moved to Leeds.')).toBe('Tom said Anna moved to Leeds.');

@@ -1964,7 +1964,13 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
     !flipped && !dateChange && !valDiff && !kvReplace && !retired && !ownershipChange && !holderNew && !verbSwap;
   const stateSwap = (stateChange(a, b) || (pureFlip && antonym)) && !a.past && !b.past && a.speaker === null && b.speaker === null &&
     !(['hypo', 'future', 'history', 'multi'] as const).some((k) => b.marks.has(k));
-  const eligible = hunks.length > 0 && !bringsNothing && !QUESTION.test(a.text) && !QUESTION.test(b.text) && !planned && !heldAlike && (rel !== 'different' || ownershipChange) && !otherOccasion && !otherClaim && !addition && !anotherThing && !otherEnd && (valDiff || nameChange || pureFlip || ownershipChange || ctx.rule !== 'none' || retired || swap || swapChain || holderNew || kvReplace ||
+  // One denies outright what the other says of the same subject, in other words ("User has no
+  // children" / "… pick up their son from daycare"; "is allergic to penicillin" / "has no drug allergies").
+  const denial = !QUESTION.test(a.text) && !QUESTION.test(b.text) && !planned && !older.titled && !newer.titled &&
+    (rel === 'same' || (a.subjectKind === 'first' && b.subjectKind === 'first' && !otherSpeakers(a, b))) &&
+    ![a, b].some((x) => (['hypo', 'future', 'history', 'multi', 'negchange'] as const).some((k) => x.marks.has(k))) &&
+    !addition && !qualifierDiff(a, b) && !FOR_SOME.test(la) && !FOR_SOME.test(lb) && (deniesWhatOtherSays(a, b) || deniesWhatOtherSays(b, a));
+  const eligible = denial || hunks.length > 0 && !bringsNothing && !QUESTION.test(a.text) && !QUESTION.test(b.text) && !planned && !heldAlike && (rel !== 'different' || ownershipChange) && !otherOccasion && !otherClaim && !addition && !anotherThing && !otherEnd && (valDiff || nameChange || pureFlip || ownershipChange || ctx.rule !== 'none' || retired || swap || swapChain || holderNew || kvReplace ||
     (b.marks.has('negchange') && !a.marks.has('negchange') && objectShared) ||
     (b.marks.has('negchange') && flipped) ||
     (verbSwap && (b.marks.has('change') || b.marks.has('soft'))) ||
@@ -1976,15 +1982,54 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
     features,
     eligible,
     valueChange: valDiff || nameChange,
-    negFlip: flipped,
+    negFlip: flipped || denial,
     changeMarked,
     fixedEvent: (dateChange && past && fixedEvent) || (dateValued && !changeMarked),
     // (a claim of the same subject said to have been wrong is denied, whatever the model scores)
     // (and one of the states a subject is in at a time, replaced by another or by its antonym: "User is
     // single" / "User is in a relationship"; "is recovering" / "is fully recovered"; "made the repo private")
     decisive: eligible && (markedUpdate(a, b, older, newer, features, cos, verbSwap) || (dateValued && !flipped && cos >= MARKED_UPDATE_MIN_COSINE) ||
+      (denial && cos >= MARKED_UPDATE_MIN_COSINE) ||
       ((corrects || stateSwap || (b.marks.has('change') && antonym)) && rel === 'same' && !older.titled && !newer.titled && cos >= MARKED_UPDATE_MIN_COSINE)),
   };
+}
+
+// A claim of a part only ("not rate limited for admins", "except on weekends"): no denial of the whole.
+const FOR_SOME = /\b(?:for (?:\w+ )?(?:admins?|staff|members|employees|customers|users|students|kids|children|guests|partners|contractors|interns)|except|unless|apart from|other than)\b/;
+const KEEPS_AWAY = /\b(?:avoid\w*|skip\w*|without|free|quit\w*|stop\w*|cut\w* (?:down|back|out)|hates?|dislikes?|only)\b/i;
+// Words a denial skips to reach what it denies ("has never been to", "has no known", "doesn't have any").
+const DENIAL_SKIP = /^(?:been|be|ever|any|a|an|the|known|single|real|actual|did|done|do|does|have|has|had|got|one|really|even|at|all|my|our|their|his|her)$/;
+// What a denied word covers (stems): "no children" denies a son, "doesn't drink coffee" an espresso.
+const COVERS = new Map<string, string[]>([
+  ['children', ['son', 'daughter', 'kid', 'child', 'children', 'baby', 'toddler', 'stepson', 'stepdaughter']],
+  ['kid', ['son', 'daughter', 'kid', 'child', 'children', 'baby', 'toddler']],
+  ['sibling', ['brother', 'sister', 'sibling', 'twin']],
+  ['coffe', ['coffe', 'espresso', 'latt', 'cappuccino', 'americano', 'mocha', 'macchiato']],
+  ['alcohol', ['alcohol', 'win', 'beer', 'whisky', 'whiskey', 'cocktail', 'gin', 'vodka', 'rum', 'champagn']],
+  ['meat', ['meat', 'chicken', 'beef', 'pork', 'steak', 'bacon', 'lamb', 'burger', 'sausag', 'ham']],
+  ['pet', ['pet', 'dog', 'cat', 'puppy', 'kitten', 'hamster', 'parrot', 'rabbit']],
+  ['allergy', ['allerg', 'allergic', 'allergy']],
+]);
+/**
+ * `x` denies outright (never, no, not … any; "an only child") a thing `y` states: one of the content
+ * words right after the denial, or one it covers, stands in `y`, which denies nothing itself.
+ */
+function deniesWhatOtherSays(x: SentenceInfo, y: SentenceInfo): boolean {
+  // (`y` keeps away from it too, or says it of a part: "avoids shellfish" / "no shellfish"; "9am invites on Tuesdays only")
+  if (y.polarity !== 0 || x.subjectKind === 'none' || KEEPS_AWAY.test(y.text)) return false;
+  const denied: string[] = /\bonly child\b/i.test(x.text) ? ['sibling'] : [];
+  const at = x.polarity === 1 ? x.toks.findIndex((t) => t.kind === 'neg') : -1;
+  if (at >= 0) {
+    // (after "doesn't", "didn't" comes the verb denied, not the thing: "doesn't drink coffee")
+    const verbNext = /^(?:do|doe|did)$/.test(x.toks[at - 1]?.key ?? '');
+    for (let j = at + (verbNext ? 2 : 1); j < x.toks.length && j <= at + 5 && denied.length < 3; j++) {
+      const t = x.toks[j];
+      if (DENIAL_SKIP.test(t.low) || !t.content || VERB_STEMS.has(t.key) || /(?:ed|ing)$/.test(t.low)) continue;
+      denied.push(t.key);
+    }
+  }
+  const said = [...y.keys].filter((k) => !y.subject.keys.includes(k) || y.subjectKind === 'first');
+  return denied.some((d) => said.some((k) => near(d, k) || (COVERS.get(d) ?? []).some((c) => near(c, k))));
 }
 
 /**

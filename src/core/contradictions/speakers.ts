@@ -40,12 +40,12 @@ const OPENER_TIME = /^(?:\w+day|weekend|week|weeks|month|months|year|years|morni
 const FILLER = /^\s*(?:fyi|btw|fwiw|iirc|afaik|ps|p\.s\.|oh|ok|okay|so|anyway|also)\b[,:]?\s+(?=\S)/i;
 
 // "User mentioned they're learning guitar": what someone said of themselves is theirs ("User are learning guitar").
-const REPORTED_SELF = /^\s*((?:the )?[\p{L}'-]+) (?:mentioned|said|says|noted|shared|told (?:me|us)|explained|reported|indicated|confirmed|added) (?:that )?(?:they|he|she)(?:'(re|ve|s|d|ll)|\s)\s*/iu;
+const REPORTED_SELF = /^\s*((?:the )?[\p{L}'-]+) (?:mentioned|said|says|stated|states|noted|shared|told (?:me|us)|explained|reported|indicated|confirmed|added) (?:that )?(?:they|he|she)(?:'(re|ve|s|d|ll)|\s)\s*/iu;
 // "User said the kids' bedtime is 7:30": what was said, of a thing.
-const REPORTED_THING = /^\s*(?:the )?[\p{L}'-]+ (?:mentioned|said|says|noted|told (?:me|us)|explained|reported|confirmed) (?:that )?(?=(?:the|a|an) )/iu;
+const REPORTED_THING = /^\s*(?:the )?[\p{L}'-]+ (?:mentioned|said|says|stated|states|noted|told (?:me|us)|explained|reported|confirmed) (?:that )?(?=(?:the|a|an) )/iu;
 const CONTRACTED = new Map([['re', 'are'], ['ve', 'have'], ['s', 'is'], ['d', 'had'], ['ll', 'will']]);
 // "Nadia mentioned her mother lives in Casablanca": what someone said of their own is theirs ("Nadia's mother lives …").
-const REPORTED_RELATION = /^\s*((?:the )?[\p{L}'-]+) (?:mentioned|said|says|told (?:me|us)|noted|shared|explained) (?:that )?(?:her|his|their) /iu;
+const REPORTED_RELATION = /^\s*((?:the )?[\p{L}'-]+) (?:mentioned|said|says|stated|states|told (?:me|us)|noted|shared|explained) (?:that )?(?:her|his|their) /iu;
 
 /**
  * What a sentence reports someone said, as said of them or of the thing: the pair judge reads it so
