@@ -215,6 +215,9 @@ const UPDATES: Array<[string, string, V, string]> = [
     'Sprint notes again. Kai is off for two weeks, so Mei has picked up the release checklist from him. The demo is on Thursday as usual.',
     'rdf_conflict', 'a holder who picked it up from the older one, in a longer note',
   ],
+  ['Parking space: $210/mo', 'parking space goes up to 235 from March', 'rdf_conflict', 'a bare amount beside a price is in its currency'],
+  ['Python version in CI image: 3.11', 'CI image upgraded to python 3.12', 'rdf_conflict', 'a version counts nothing'],
+  ['Search API rate limit, basic plan: 100 req/min', 'basic plan limit cut to 50 rpm from Monday', 'rdf_conflict', 'rates written two ways'],
   ['Leo has no pets.', 'Leo took his dog to the vet this morning.', 'semantic_conflict', 'a denial of what the denied kind covers'],
   ['Omar has never been to Brazil.', 'Omar visited Brazil last year with his brother.', 'semantic_conflict', '"never been to" / "visited … last year"'],
   ["Grace doesn't drink alcohol.", 'Grace had two glasses of wine at the launch party.', 'semantic_conflict', 'the denied thing, named by its kind'],
@@ -396,6 +399,9 @@ describe('pair features', () => {
     expect(keys('$1.2M')).toEqual(keys('$1,200,000'));
     expect(keys('version 16.0')).toEqual(keys('version 16'));
     expect(keys('0.7.0')).not.toEqual(keys('0.7'));
+    expect(keys('14d')).toEqual(keys('14 days'));
+    // (a rate written with a slash is per hour like the others)
+    expect(analyzeMemory('API limit: 60 req/min').sentences[0].values).toEqual(analyzeMemory('API limit is 60 requests per minute').sentences[0].values);
   });
 
   it('reads what a sentence says was replaced, and whether the older memory states that old value', () => {

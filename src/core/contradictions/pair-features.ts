@@ -718,8 +718,9 @@ function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: stri
   const values = valueToks.map((t) => {
     const i = toks.indexOf(t);
     const per = toks.slice(i + 1, i + 4).findIndex((x) => x.low === 'per' || x.low === 'a');
-    // ("1,000 rpm", "50 qps": a rate in one word)
-    const unit = per >= 0 ? toks[i + 2 + per]?.low.replace(/s$/, '') : RATE_WORD.get(toks[i + 1]?.low ?? '');
+    // ("1,000 rpm", "50 qps": a rate in one word; "60 req/min": what per what)
+    const slashed = /^[a-z]+\/([a-z]+)$/.exec(toks[i + 1]?.low ?? '')?.[1];
+    const unit = per >= 0 ? toks[i + 2 + per]?.low.replace(/s$/, '') : RATE_WORD.get(toks[i + 1]?.low ?? '') ?? slashed;
     const n = Number(t.key);
     return unit && PER_HOUR[unit] && Number.isFinite(n) ? `${n * PER_HOUR[unit]}/h` : t.key;
   });
@@ -744,7 +745,8 @@ function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: stri
       n++;
     }
     // A plain count names what it counts right after it ("5 seats", "40 people", "2 TB of disk").
-    if (/^\d+(?:\.\d+)?(?:B|g)?$/.test(t.key)) {
+    // (a version counts nothing: "v4.2 slipped")
+    if (/^\d+(?:\.\d+)?(?:B|g)?$/.test(t.key) && !/^v\d/.test(t.low)) {
       const next = toks[i + 1]?.low === 'of' ? toks[i + 2] : toks[i + 1];
       // (a size's own measure is no thing counted: "2 TB of space", "500 GB of storage")
       // (nor how often: "100 mg daily", "3 sessions weekly" count milligrams and sessions, not days)
@@ -754,7 +756,7 @@ function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: stri
         const what = next.key.split('/')[0] || next.key;
         attributes.add(what);
         counted.add(what);
-      } else if (kv && i === subjectToks.length && !next && subject.head && /^\d+(?:\.\d+)?$/.test(t.key)) {
+      } else if (kv && i === subjectToks.length && !next && subject.head && /^\d+$/.test(t.key)) {
         // "Seats: 120": a note's bare count counts what its key names.
         counted.add(subject.head);
       }
@@ -1077,7 +1079,7 @@ function attributesMatch(a: Set<string>, b: Set<string>, aKeys: Set<string>, bKe
 const BOUND_WORDS = new Set(['max', 'maximum', 'min', 'minimum', 'limit', 'cap', 'ceil', 'ceiling', 'quota', 'siz', 'amount', 'total', 'level', 'threshold']);
 
 /** Values of two sentences for comparison: a bare hour matches the other side's "H:00" ("at 8" / "8:00 am"). */
-function comparableValues(a: string[], b: string[]): [Set<string>, Set<string>] {
+function comparableValues(a0: string[], b0: string[]): [Set<string>, Set<string>] {
   const fix = (xs: string[], other: string[]) =>
     new Set(xs.map((v) => {
       if (/^\d{1,2}$/.test(v)) {
@@ -1088,6 +1090,13 @@ function comparableValues(a: string[], b: string[]): [Set<string>, Set<string>] 
       const finer = /^\d+$/.test(v) ? other.find((o) => o.startsWith(`${v}.`)) : undefined;
       return finer ?? v;
     }));
+  // A bare amount beside one price on the other side is in its currency ("rent: $1,850/mo" / "rent goes up to 1,975");
+  // a small number is a count, a year a date.
+  const priced = (xs: string[], other: string[]) => {
+    const money = other.filter((o) => /^[$€£¥]/.test(o));
+    return money.length === 1 && !xs.some((v) => /^[$€£¥]/.test(v)) ? xs.map((v) => (/^\d+(?:\.\d+)?$/.test(v) && Number(v) >= 100 && !/^(?:19|20)\d\d$/.test(v) ? `${money[0][0]}${v}` : v)) : xs;
+  };
+  const [a, b] = [priced(a0, b0), priced(b0, a0)];
   // Figures of different dimensions never replace each other ("504" errors / a "30s" timeout).
   const dims = (xs: string[]) => new Set(xs.map(dimensionOf));
   const da = dims(a);
