@@ -1186,7 +1186,14 @@ const QUALIFIERS = new Set(
 function qualifierDiff(a: SentenceInfo, b: SentenceInfo): boolean {
   const q = (x: SentenceInfo) => [...x.keys].filter((k) => QUALIFIERS.has(k));
   const [qa, qb] = [q(a), q(b)];
-  return qa.some((k) => !qb.includes(k)) || qb.some((k) => !qa.includes(k));
+  return qa.some((k) => !qb.includes(k)) || qb.some((k) => !qa.includes(k)) || otherAge(a, b);
+}
+const AGED = /^(?:old|previous|former)$/;
+const ageOf = (x: SentenceInfo) => (x.toks.some((t) => t.low === 'new') ? 'new' : x.toks.some((t) => AGED.test(t.low)) ? 'old' : null);
+/** One says the new one, the other the old one: "bought a new car" / "sold her old car". */
+function otherAge(a: SentenceInfo, b: SentenceInfo): boolean {
+  const [ga, gb] = [ageOf(a), ageOf(b)];
+  return ga !== null && gb !== null && ga !== gb;
 }
 
 /**
@@ -1840,7 +1847,7 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // (a denial of something else the sentence says, "no longer overwrites writer options" / "Added the writer option", is not)
   const stopped = rel !== 'different' && b.marks.has('negchange') && (pureFlip || (flipped && overlap >= 0.5) ||
     // (a name of the older's stopped needs no more words in common: "User's gym is PureGym" / "User cancelled PureGym")
-    (!a.past && !a.marks.has('negchange') && !b.marks.has('history') && (overlap >= 0.5 || sharedNames > 0) && stopsWhatOlderSays(a, b)));
+    (!pastOnly(a) && !a.marks.has('negchange') && !b.marks.has('history') && (overlap >= 0.5 || sharedNames > 0) && stopsWhatOlderSays(a, b)));
   const features: FeatureVector = {
     cos,
     cos_hi: Math.max(0, cos - 0.6) * 2.5,
@@ -1979,7 +1986,7 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
     (rel === 'same' || (a.subjectKind === 'first' && b.subjectKind === 'first' && !otherSpeakers(a, b))) &&
     ![a, b].some((x) => (['hypo', 'future', 'history', 'multi', 'negchange'] as const).some((k) => x.marks.has(k))) &&
     !addition && !qualifierDiff(a, b) && !FOR_SOME.test(la) && !FOR_SOME.test(lb) && (deniesWhatOtherSays(a, b) || deniesWhatOtherSays(b, a));
-  const eligible = denial || hunks.length > 0 && !bringsNothing && !QUESTION.test(a.text) && !QUESTION.test(b.text) && !planned && !heldAlike && (rel !== 'different' || ownershipChange) && !otherOccasion && !otherClaim && !addition && !anotherThing && !otherEnd && (valDiff || nameChange || pureFlip || ownershipChange || ctx.rule !== 'none' || retired || swap || swapChain || holderNew || kvReplace ||
+  const eligible = denial || hunks.length > 0 && !bringsNothing && !QUESTION.test(a.text) && !QUESTION.test(b.text) && !planned && !heldAlike && !otherAge(a, b) && (rel !== 'different' || ownershipChange) && !otherOccasion && !otherClaim && !addition && !anotherThing && !otherEnd && (valDiff || nameChange || pureFlip || ownershipChange || ctx.rule !== 'none' || retired || swap || swapChain || holderNew || kvReplace ||
     (b.marks.has('negchange') && !a.marks.has('negchange') && objectShared) ||
     (b.marks.has('negchange') && flipped) ||
     (verbSwap && (b.marks.has('change') || b.marks.has('soft'))) ||
@@ -2041,6 +2048,12 @@ function deniesWhatOtherSays(x: SentenceInfo, y: SentenceInfo): boolean {
   return denied.some((d) => said.some((k) => near(d, k) || (COVERS.get(d) ?? []).some((c) => near(c, k))));
 }
 
+// A past that begins a state that holds on ("Ava started at Lincoln this fall", "Picked up a used
+// Civic last weekend", "We moved into a flat in Leeds"), unlike one that happened and ended.
+const BEGINS_STATE = /\b(?:start(?:ed)? (?:at|with|in|on|as|working|using|taking|seeing|dating)|joined|mov(?:ed) (?:in|into|to)|bought|picked up|got (?:a|an|my|our|the|myself|ourselves)|adopted|signed (?:up|the lease|a lease|on)|enrolled|took (?:a|the|that) job|switched to)\b/i;
+/** A sentence told in the past that is over, not the start of what holds now. */
+const pastOnly = (s: SentenceInfo) => s.past && !BEGINS_STATE.test(s.text);
+
 /**
  * The update as agents note it, which the model (trained on changelogs and chat summaries, where
  * such lines are mostly news, not corrections) underrates: an untitled note states something about
@@ -2070,7 +2083,7 @@ const SWITCHED = /\b(?:(?:changed|moved) (?:\w+ ){0,2}(?:into|onto)|(?:up|down)g
 function markedUpdate(a: SentenceInfo, b: SentenceInfo, older: MemoryInfo, newer: MemoryInfo, f: FeatureVector, cos: number, verbSwap: boolean): boolean {
   // (a one-line `key: value` note is a note, not a changelog's title: "Default branch: master")
   const note = older.sentences.length === 1 && a.kvShort;
-  if ((older.titled && !note) || newer.titled || a.past || a.marks.has('change') || a.marks.has('negchange')) return false;
+  if ((older.titled && !note) || newer.titled || pastOnly(a) || a.marks.has('change') || a.marks.has('negchange')) return false;
   const value = f.val_diff || f.name_change || f.swap || f.kv_replace;
   // ("currently" or "now" between two chat lines about two things marks nothing: "I'm currently in a
   // tournament" / "I'm currently playing an RPG")
