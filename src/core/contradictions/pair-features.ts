@@ -473,7 +473,9 @@ const NEW_DATE = /^(?:target|date|deadline|eta|due|launch|start|go-live|ship)$/;
 const movedToTime = (s: SentenceInfo) => s.toks.some((t, j) => t.kind === 'timeref' &&
   (s.toks[j - 1]?.low === 'to' || (/^(?:next|this|the)$/.test(s.toks[j - 1]?.low ?? '') && s.toks[j - 2]?.low === 'to') ||
     (/^(?:on|every)$/.test(s.toks[j - 1]?.low ?? '') && s.toks.some((x) => x.low === 'now')) ||
-    s.toks.slice(Math.max(0, j - 4), j).some((x, i, w) => NEW_DATE.test(x.low) && w[i - 1]?.low === 'new')));
+    s.toks.slice(Math.max(0, j - 4), j).some((x, i, w) => NEW_DATE.test(x.low) && w[i - 1]?.low === 'new') ||
+    // ("departing May 19 instead"; not one week's: "on Saturday instead this week")
+    (s.toks[j + 1]?.low === 'instead' && !THIS_PERIOD.test(s.text.toLowerCase()) && !s.toks.some((x) => OCCASION.test(x.key)))));
 
 /** The newer keeps the older's times joined to a new one ("on Tuesdays and Fridays now"): one more, not another. */
 function timesJoined(a: SentenceInfo, b: SentenceInfo): boolean {
@@ -1222,6 +1224,10 @@ const STATE_GROUPS: ReadonlyArray<ReadonlyArray<ReadonlySet<string>>> = [
   'junior|senior|principal|intern',
   'full-time|part-time|freelance freelancer self-employed|unemployed',
   'daily|weekly|fortnightly|monthly|quarterly|yearly annually',
+  // (how someone wants things done: one register, one system of units, one theme at a time)
+  'formal|casual informal',
+  'metric|imperial',
+  'light-mode|dark-mode',
 ].map((g) => g.split('|').map((c) => new Set(c.split(' '))));
 
 /** A sentence's words as the state groups read them; a sentence is compared with many: read once. */
@@ -1235,6 +1241,7 @@ function stateWords(x: SentenceInfo): Set<string> {
       // (what someone eats or whom they see says which of these they are)
       .replace(/\beat(?:s|ing)? (?:meat|chicken|beef|pork|bacon|steak|lamb)\b/g, 'omnivore').replace(/\beat(?:s|ing)? (?:fish|seafood|salmon|tuna)\b/g, 'pescatarian')
       .replace(/\bin a relationship\b|\bseeing someone\b|\bha(?:s|ve) a (?:girl|boy)friend\b/g, 'dating')
+      .replace(/\b(light|dark) (?:mode|theme)\b/g, '$1-mode')
       .match(/[a-z][a-z-]*/g) ?? []);
     stateWordCache.set(x, w);
   }
