@@ -222,6 +222,8 @@ const UPDATES: Array<[string, string, V, string]> = [
   ["Jas: I'm drumming in a wedding band called Blue Garter, gigs most Saturdays.", "Jas: I'm out of Blue Garter, they found a new drummer.", 'rdf_conflict', '"I\'m out of" a band is a stop'],
   ['User wants answers in a formal tone.', 'User now prefers a casual tone in replies.', 'rdf_conflict', 'one register at a time'],
   ["Kai's train to Leeds is on June 4.", 'Kai rebooked the Leeds train, leaving June 6 instead.', 'rdf_conflict', 'a date named with "instead"'],
+  ['User swims twice a week before work.', 'User has bumped swimming up to four days a week.', 'rdf_conflict', 'how often, in times or days a week'],
+  ['Terminal: iTerm2.', 'User switched to WezTerm and wants WezTerm configs instead of iTerm2 ones.', 'rdf_conflict', 'a note keyed by what the user has, its value replaced by the user'],
   ['Leo has no pets.', 'Leo took his dog to the vet this morning.', 'semantic_conflict', 'a denial of what the denied kind covers'],
   ['Omar has never been to Brazil.', 'Omar visited Brazil last year with his brother.', 'semantic_conflict', '"never been to" / "visited … last year"'],
   ["Grace doesn't drink alcohol.", 'Grace had two glasses of wine at the launch party.', 'semantic_conflict', 'the denied thing, named by its kind'],
@@ -407,6 +409,9 @@ describe('pair features', () => {
     expect(keys('version 16.0')).toEqual(keys('version 16'));
     expect(keys('0.7.0')).not.toEqual(keys('0.7'));
     expect(keys('14d')).toEqual(keys('14 days'));
+    const values = (x: string) => analyzeMemory(x).sentences[0].values;
+    expect(values('Gym five days a week')).toEqual(values('Gym 5 times a week'));
+    expect(values('Gym five days a week')).not.toEqual(values('Trip of five days'));
     // (a rate written with a slash is per hour like the others)
     expect(analyzeMemory('API limit: 60 req/min').sentences[0].values).toEqual(analyzeMemory('API limit is 60 requests per minute').sentences[0].values);
   });

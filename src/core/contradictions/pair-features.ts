@@ -277,6 +277,9 @@ function stem(w: string): string {
 
 // (null-prototype tables: they are indexed by words of the text)
 const table = (o: Record<string, number>): Record<string, number> => Object.assign(Object.create(null) as Record<string, number>, o);
+const table2 = (o: Record<string, string>): Record<string, string> => Object.assign(Object.create(null) as Record<string, string>, o);
+// Words that count occasions: "3 times a week", "4 sessions a month".
+const OFTEN_WORD = /^(?:times|x|sessions|classes|nights|days|visits|runs|shifts)$/;
 const SCALE = table({ k: 1e3, m: 1e6, mm: 1e6, b: 1e9, bn: 1e9 });
 const DURATION = table({
   ms: 0.001, s: 1, sec: 1, secs: 1, second: 1, seconds: 1, min: 60, mins: 60, minute: 60, minutes: 60, h: 3600, hr: 3600, hrs: 3600, hour: 3600, hours: 3600,
@@ -627,7 +630,11 @@ const NAMED_HOUR = /\b(at|around|about|by|until|till|before|after|from|to) (midn
 const ALL_HOURS = /\b24\/7\b|\b(?:a)?round the clock\b/gi;
 // ("every other Thursday" is fortnightly, on Thursdays)
 const EVERY_OTHER_DAY = /\bevery (?:other|second|2nd) ((?:mon|tues|wednes|thurs|fri|satur|sun)day)\b/gi;
-const asTimeWords = (text: string) => text.replace(EVERY_OTHER_DAY, 'fortnightly on $1').replace(FORTNIGHTLY, 'fortnightly').replace(ALL_HOURS, 'between 0:00 and 24:00')
+// ("twice a week" is "2 times a week")
+const TIMES_A = /\b(once|twice|thrice)(?= (?:a|per) (?:day|week|month|year)\b)/gi;
+const TIMES_N = new Map([['once', '1 times'], ['twice', '2 times'], ['thrice', '3 times']]);
+const asTimeWords = (text: string) => text.replace(TIMES_A, (w: string) => TIMES_N.get(w.toLowerCase()) ?? w)
+  .replace(EVERY_OTHER_DAY, 'fortnightly on $1').replace(FORTNIGHTLY, 'fortnightly').replace(ALL_HOURS, 'between 0:00 and 24:00')
   .replace(NAMED_HOUR, (_, p: string, h: string) => `${p} ${h.toLowerCase() === 'noon' ? '12:00' : '0:00'}`);
 
 function asRanges(text: string): string {
@@ -715,6 +722,7 @@ function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: stri
   if (revised || SINCE_EVENT.test(text)) marks.add('change');
   // Rates per second, minute or hour compare per hour ("100 requests per minute" = "6,000 per hour").
   const PER_HOUR = table({ second: 3600, sec: 3600, minute: 60, min: 60, hour: 1, hr: 1 });
+  const PER_PERIOD = table2({ day: 'd', week: 'w', month: 'mo', year: 'y' });
   // (a note's bracketed aside names no value of its key: "Backup: 3:00 from tonight (maintenance overlaps 1:00)")
   const valueToks = withoutAsides(toks.filter((t) => t.kind === 'value'), kv ? kvm![2] : '');
   const values = valueToks.map((t) => {
@@ -724,6 +732,10 @@ function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: stri
     const slashed = /^[a-z]+\/([a-z]+)$/.exec(toks[i + 1]?.low ?? '')?.[1];
     const unit = per >= 0 ? toks[i + 2 + per]?.low.replace(/s$/, '') : RATE_WORD.get(toks[i + 1]?.low ?? '') ?? slashed;
     const n = Number(t.key);
+    // How often: "three times a week", "five days a week" (a count of days, not a length), "twice a month".
+    const days = /^(\d+)s$/.exec(t.key) && Number(t.key.slice(0, -1)) % 86400 === 0 ? Number(t.key.slice(0, -1)) / 86400 : null;
+    const often = unit && PER_PERIOD[unit] && (days !== null || OFTEN_WORD.test(toks[i + 1]?.low ?? '')) ? days ?? n : null;
+    if (often !== null && Number.isFinite(often)) return `${often}/${PER_PERIOD[unit!]}`;
     return unit && PER_HOUR[unit] && Number.isFinite(n) ? `${n * PER_HOUR[unit]}/h` : t.key;
   });
   // What each value is of: the two content words before it and the one after ("Standards-Version
@@ -751,9 +763,9 @@ function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: stri
     if (/^\d+(?:\.\d+)?(?:B|g)?$/.test(t.key) && !/^v\d/.test(t.low)) {
       const next = toks[i + 1]?.low === 'of' ? toks[i + 2] : toks[i + 1];
       // (a size's own measure is no thing counted: "2 TB of space", "500 GB of storage")
-      // (nor how often: "100 mg daily", "3 sessions weekly" count milligrams and sessions, not days)
+      // (nor how often: "100 mg daily" counts milligrams, not days; "3 times a week" is a frequency)
       if (next && next.content && next.kind === 'word' && !(dimensionOf(t.key) === 'size' && /^(?:spac|storag|capacit)/.test(next.key)) &&
-        !(toks[i + 1] === next && HOW_OFTEN.test(next.low))) {
+        !(toks[i + 1] === next && (HOW_OFTEN.test(next.low) || OFTEN_WORD.test(next.low)))) {
         // "500 req/min": what is counted is the part before the rate.
         const what = next.key.split('/')[0] || next.key;
         attributes.add(what);
@@ -1697,6 +1709,9 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   const outsideActor = b.subject.keys.length > 0 && b.subject.keys.every((k) => !older.keys.has(k)) && [...b.leading].some((k) => a.leading.has(k));
   const rel = rel0 === 'different' && ((unitPair && b.marks.has('change') && !older.titled && !newer.titled && (rewordedSubject(a, b) || sharesThing(a, b) || outsideActor)) ||
     (namesOldValue && (subjectInOlder || actor) && !titlesDiffer(older, newer)) ||
+    // (or a note keyed by what the user has, and the user, named or "I", replacing its value: "Editor: VS Code" /
+    // "User switched to Neovim … instead of VS Code")
+    (a.kv && namesOlder(false) && ownerSpeaks(b)) ||
     // (or names it beside a new one, the subjects sharing a word: "Our design tool is Sketch" / "Design team has moved to Figma, Sketch licenses not renewed")
     (swapsNamed && anySame(a.subject.keys, b.subject.keys) && !qualifierDiff(a, b) && !titlesDiffer(older, newer))) ? 'same' : rel0;
   // About the same subject, such figures are of the same attribute, however each names it ("We pay
@@ -2060,6 +2075,9 @@ function deniesWhatOtherSays(x: SentenceInfo, y: SentenceInfo): boolean {
 const BEGINS_STATE = /\b(?:start(?:ed)? (?:at|with|in|on|as|working|using|taking|seeing|dating)|joined|mov(?:ed) (?:in|into|to)|bought|picked up|got (?:a|an|my|our|the|myself|ourselves)|adopted|signed (?:up|the lease|a lease|on)|enrolled|took (?:a|the|that) job|switched to)\b/i;
 /** A sentence told in the past that is over, not the start of what holds now. */
 const pastOnly = (s: SentenceInfo) => s.past && !BEGINS_STATE.test(s.text);
+
+/** A sentence whose subject is the one the notes are about: the user, or "I" / "we". */
+const ownerSpeaks = (s: SentenceInfo) => s.subjectKind === 'first' || (s.subject.keys.length === 1 && s.subject.keys[0] === 'user');
 
 /**
  * The update as agents note it, which the model (trained on changelogs and chat summaries, where

@@ -10,7 +10,7 @@ const UTTERANCE = /[!?]|\b(?:i|i'm|i've|i'll|i'd|me|my|you|you're|your|we|we're|
  * A lead-in label: what a note is ("Update:", "Quick update from Dana:", "Meeting notes:"), not
  * who speaks nor the key of a `key: value` note. One rule for every reader of a memory's lines.
  */
-export const LEAD_IN = /^\s*(?:(?:(?:quick|small|short|big|latest|another|important|one more) )?(?:update|note|fyi|correction|btw|heads[- ]up|reminder|edit|news|status|info|important|todo|nb|ps)\b[^:=]{0,40}|[^:=\n]{0,30}\b(?:notes|summary|recap|minutes|digest|debrief|highlights|takeaways|changes|updates?|tweaks)(?:,? (?:[a-z]{3,9}\.? )?\d[\d/.-]*| (?:for|from|of|on) [^:=\n]{1,25})? ?)[:=]/i;
+export const LEAD_IN = /^\s*(?:(?:(?:quick|small|short|big|latest|another|important|one more) )?(?:update|note|fyi|correction|btw|heads[- ]up|reminder|remember|edit|news|status|info|important|todo|nb|ps)\b[^:=]{0,40}|[^:=\n]{0,30}\b(?:notes|summary|recap|minutes|digest|debrief|highlights|takeaways|changes|updates?|tweaks)(?:,? (?:[a-z]{3,9}\.? )?\d[\d/.-]*| (?:for|from|of|on) [^:=\n]{1,25})? ?)[:=]/i;
 
 /** A line's speaker label (lower case) and the rest of the line, or null when it has none. */
 export function speakerLabel(line: string): { speaker: string; text: string } | null {
