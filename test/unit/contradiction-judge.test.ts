@@ -394,6 +394,8 @@ describe('pair features', () => {
     expect(sentencesOf('Dr. Smith moved to v2.5 today. Then left.\n  * Bump X to 4.6.2\n- deps: qs@6.5.1')).toEqual([
       'Dr. Smith moved to v2.5 today.', 'Then left.', 'Bump X to 4.6.2', 'deps: qs@6.5.1',
     ]);
+    // (nor does a note's short form: "est.", "approx.")
+    expect(sentencesOf('Globex deal size est. 90k ARR')).toEqual(['Globex deal size est. 90k ARR']);
     // (an ordinal ends a sentence; "St." before a name does not)
     expect(sentencesOf('Payroll runs on the 1st. Bonuses go out in March. Office at 4 St. Mary St. now.')).toEqual([
       'Payroll runs on the 1st.', 'Bonuses go out in March.', 'Office at 4 St. Mary St. now.',

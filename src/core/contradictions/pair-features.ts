@@ -865,7 +865,7 @@ function replacementOf(text: string): Replacement | null {
   return null;
 }
 
-const ABBREV = new Set(['mr', 'mrs', 'ms', 'dr', 'st', 'jr', 'sr', 'inc', 'ltd', 'co', 'corp', 'vs', 'etc', 'e.g', 'i.e', 'no', 'approx', 'dept', 'prof']);
+const ABBREV = new Set(['mr', 'mrs', 'ms', 'dr', 'st', 'jr', 'sr', 'inc', 'ltd', 'co', 'corp', 'vs', 'etc', 'e.g', 'i.e', 'no', 'approx', 'dept', 'prof', 'est', 'avg', 'incl', 'excl', 'appt', 'mgr', 'addr', 'tel', 'ext', 'ca', 'cf']);
 
 /** Sentences of a text: line breaks, bullets and sentence ends (not abbreviations or decimals). */
 export function sentencesOf(text: string): string[] {
