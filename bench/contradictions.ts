@@ -9,7 +9,8 @@
 //    are right, several pairs come from one package — and left out of precision).
 //  - Beside it, the same run with LOCI_CONTRADICTION_JUDGE=rules (today's rule judge) as the baseline.
 //  - The hand-written fixtures (test/fixtures/contradictions*.json) run too, as regression sets:
-//    they were written alongside the rules and are not the result.
+//    they were written alongside the rules and are not the result; so do the lists of writers who
+//    never saw the rules (contradictions-independent.json), development and held-back lists apart.
 // Metrics: any-conflict precision and recall, class accuracy (right class among the conflicts
 // found), 3-way accuracy, each with a Wilson 95 % interval; false alarms by hard-negative kind;
 // the detector's time per memory (its whole run and the judging CPU within it).
@@ -188,6 +189,9 @@ function fixtures(): Record<string, BenchPair[]> {
   // The conversational lists, each on its own (they were written at different points of the rules' development).
   const conv = (JSON.parse(readFileSync(join(root, 'test/fixtures/contradictions-conversational.json'), 'utf8')) as { pairs: Row[] }).pairs;
   for (const list of [...new Set(conv.map((r) => r.list))]) add(`contradictions-conversational.json list ${list}`, conv.filter((r) => r.list === list));
+  // The lists of writers who never saw the rules: the development lists together, the held-back ones together.
+  const independent = (JSON.parse(readFileSync(join(root, 'test/fixtures/contradictions-independent.json'), 'utf8')) as { pairs: Array<Row & { split: string }> }).pairs;
+  for (const split of ['dev', 'heldback']) add(`contradictions-independent.json ${split}`, independent.filter((r) => r.split === split));
   return out;
 }
 
