@@ -317,6 +317,10 @@ const LOOK_ALIKES: Array<[string, string, string]> = [
   ['The user lives with their parents in Lyon.', "Long chat today. The user's sister just moved to Marseille and rents a studio near the port.", 'someone\'s relation is another subject'],
   ['The kitchen printer is out of toner.', 'The office printer is out of paper.', 'a printer out of paper is no stop'],
   ['Mo calls his mum every Sunday.', 'Mo called his mum on Friday instead this week.', 'one week\'s day "instead" is no move'],
+  ['libfoo: debian/control: Mark libfoo-doc as Multi-Arch: foreign.', 'libfoo: debian/control: Bump Standards-Version to 4.6.2.', 'two changelog lines of two things'],
+  ['libbar: debhelper-compat 13', 'libbar: Standards-Version: 4.6.2', 'figures of two attributes under one key'],
+  ['perl-xyz: Upgraded to the new Debian Perl packaging policy', 'perl-xyz: Take over for the Debian Perl Group', 'a team taking over what the older says no one holds'],
+  ['xdg-foo: Instead of using sed -i in the postinst, use a temp file.', 'xdg-foo: Maintain the patches in git instead of using quilt.', 'a verb named as replaced names no value'],
   ['Ravi bought a new laptop in May.', 'Ravi sold his old laptop in May.', 'the new one and the old one are two'],
   ["Tom doesn't eat meat.", 'Tom ordered the mushroom risotto and skipped the steak.', 'a denial and a choice that keeps to it'],
   ['Ana has no siblings.', "Ana's husband has two brothers.", 'a relative of the subject is another subject'],
@@ -509,6 +513,15 @@ describe('agent phrasings: how the features read them', () => {
     const scaled = best('The cluster has 3 nodes.', 'We scaled the cluster to 5 nodes.');
     expect(scaled.eligible).toBe(true);
     expect(scaled.features.val_diff_same_subj).toBe(1);
+  });
+
+  it('changelog lines: figures of two attributes, a team taking over nothing held, a verb named as replaced', () => {
+    expect(best('libbar: debhelper-compat 13', 'libbar: Standards-Version: 4.6.2').features.kv_replace).toBe(0);
+    expect(best('perl-xyz: Upgraded to the new Debian Perl packaging policy', 'perl-xyz: Take over for the Debian Perl Group').features.ownership_change).toBe(0);
+    expect(best('xdg-foo: Instead of using sed -i in the postinst, use a temp file.', 'xdg-foo: Maintain the patches in git instead of using quilt.').features.swap_chain).toBe(0);
+    // (the same forms, of one thing, still read)
+    expect(best('libbar: debhelper-compat 12', 'libbar: debhelper-compat 13').features.val_diff).toBe(1);
+    expect(best('perl-abc: Maintainer: Jane Roe', 'perl-abc: Take over for the Debian Perl Group').features.holder_new).toBe(1);
   });
 
   it('two changes of one package that share no topic are told apart', () => {

@@ -1696,7 +1696,8 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   // (the old value the newer names, among the older's words that are not its own old value)
   // (a day the older dates with is one of its words: "starts Dec 15" / "now begins Dec 10, not the 15th")
   const olderTerms = [...a.keys, ...a.toks.filter((t) => t.kind === 'timeref').map((t) => t.key)];
-  const namesOlder = (outsideSubject: boolean) => Boolean(rep && rep.old.some((k) => olderTerms.some((x) =>
+  // (a verb is no value: "instead of using quilt patches" names nothing the older "uses")
+  const namesOlder = (outsideSubject: boolean) => Boolean(rep && rep.old.some((k) => !VERB_STEMS.has(k) && !/(?:ed|ing)$/.test(k) && olderTerms.some((x) =>
     !ownOld.has(x) && !(outsideSubject && a.subject.keys.includes(x)) && near(dayOf(k), dayOf(x)))));
   const namesOldValue = namesOlder(true);
   const subjectInOlder = b.subject.keys.length > 0 && b.subject.keys.every((k) => [...a.keys].some((x) => same(k, x))) &&
@@ -1813,7 +1814,8 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   const roles = (low: string) => new Set(low.match(PERSONAL_ROLE) ?? []);
   const [roleA, roleB] = [roles(la), roles(lb)];
   const otherRole = roleA.size > 0 && roleB.size > 0 && ![...roleA].some((r) => roleB.has(r));
-  const ownershipChange = ownership && newHolder && objectShared && !otherRole && !qualifierDiff(a, b) && !titlesDiffer(older, newer) && !relationOf(a.subject) && !relationOf(b.subject) &&
+  // (two changelog lines: only of what the older says someone holds; "Upgraded to new Debian Perl Policy" holds nothing)
+  const ownershipChange = ownership && newHolder && objectShared && !(older.titled && newer.titled && !OWNERSHIP.test(la) && !TRANSFER.test(la)) && !otherRole && !qualifierDiff(a, b) && !titlesDiffer(older, newer) && !relationOf(a.subject) && !relationOf(b.subject) &&
     !chatApart(a, b, overlap);
   // The newer sentence names what was replaced ("X instead of Y", "from Y to X"): an update of the
   // older one when the older states that old value; about something else when the older names
@@ -1821,11 +1823,14 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   const swapChain = namesOlder(false);
   // (an old value named by a pronoun is unknown, not elsewhere: "replaced it with a Bosch")
   const swapElsewhere = Boolean(rep && rep.old.length > 0 && !swapChain && ![...rep.old, ...rep.new].some((k) => olderTerms.some((x) => near(dayOf(k), dayOf(x)))));
+  // Figures of two attributes; figures of two names are models or versions of two things ("Pixel 6" / "iPhone 15"): a name replaced.
+  const attrChange = a.values.length > 0 && b.values.length > 0 && !sameAttr && !(countedMatch && a.attributeNames.size && b.attributeNames.size && !anySame([...a.attributeNames], [...b.attributeNames]));
   // A new holder announced ("took over", "new maintainer") of what the older says someone holds.
   // Two notes with the same key and wholly different values ("deploy owner: dana" / "deploy owner: ravi"),
   // unless the key holds many values ("likes: …", "tools: …").
   // (a short value: a note whose value is a sentence is a title and its text, not a key and its value)
-  const kvReplace = a.kvShort && b.kvShort && rel === 'same' && a.kvValue.size > 0 && b.kvValue.size > 0 &&
+  // (not figures of two attributes: "pkg: debhelper-compat 12" / "pkg: Standards-Version: 4.6.1")
+  const kvReplace = a.kvShort && b.kvShort && rel === 'same' && !attrChange && a.kvValue.size > 0 && b.kvValue.size > 0 &&
     ![...b.kvValue].some((k) => [...a.kvValue].some((x) => near(k, x))) && (!MULTI_KEY.test(b.subject.keys.at(-1) ?? '') || b.subject.keys.slice(0, -1).some((k) => SINGLE_KEY.test(k))) && !b.marks.has('multi');
   // What each sentence is about besides its subject: its other content words, verbs left out. Two
   // changes of one package that share none of them are changes of two things ("Use salsa Vcs-*
@@ -1847,6 +1852,13 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   const topicDisjoint = !shortKv(a) && !shortKv(b) && ta2.length + tb2.length >= 4 &&
     !ta2.some((k) => rb.some((m) => near(k, m))) && !tb2.some((k) => [...ra, ...olderKey].some((m) => near(k, m)));
   const holderNew = rel !== 'different' && TRANSFER.test(lb) && (OWNERSHIP.test(la) || TRANSFER.test(la)) && hunks.length > 0;
+  // Two lines of one changelog (both titled) that name nothing in common but their package, files and
+  // verbs are changes of two things, whatever names each brings ("json-c: debian/control: Mark
+  // libjson-c-doc as M-A: foreign" / "json-c: debian/control: Bump Standards-Version to 4.5.0").
+  const lineTopic = (x: string[]) => x.filter((k) => !k.includes('/') && !CHANGELOG_WORDS.has(k));
+  const [la2, lb2] = [lineTopic(ta2), lineTopic(tb2)];
+  // (a note's short value is a value, not a line: "Primary contact: Jane Doe" / "Primary contact: Omar Haddad")
+  const changelogApart = older.titled && newer.titled && !(a.kvShort && b.kvShort) && la2.length > 0 && lb2.length > 0 && !la2.some((k) => lb2.some((m) => near(k, m)));
   // Both sentences name their own subject (not a changelog's title over all its lines), the same
   // one, and give it another value: "Error tracking uses Sentry" / "We switched error tracking to Rollbar".
   const ownSubject = (s: SentenceInfo, m: MemoryInfo) => s.subject.keys.length > 0 && (!m.titled || m.sentences[0] === s);
@@ -1854,8 +1866,6 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
   const ownSubjectReplaced = (valDiff || nameChange || kvReplace) && rel === 'same' && !swapElsewhere &&
     ((ownSubject(a, older) && ownSubject(b, newer) && compareSubjects(a.subject, b.subject) === 'same') ||
       (ownSubject(a, older) && actedOnSubject(b, a)) || (ownSubject(b, newer) && actedOnSubject(a, b)));
-  // Figures of two attributes; figures of two names are models or versions of two things ("Pixel 6" / "iPhone 15"): a name replaced.
-  const attrChange = a.values.length > 0 && b.values.length > 0 && !sameAttr && !(countedMatch && a.attributeNames.size && b.attributeNames.size && !anySame([...a.attributeNames], [...b.attributeNames]));
   // A note (not a changelog's line) that gave its subject one value, and a newer one that says it
   // changed and replaces something, with nothing saying it is one more, a plan or history.
   // (a one-line `key: value` note is a note: "Default branch: master" / "default branch renamed to main")
@@ -2008,7 +2018,7 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
     (rel === 'same' || (a.subjectKind === 'first' && b.subjectKind === 'first' && !otherSpeakers(a, b))) &&
     ![a, b].some((x) => (['hypo', 'future', 'history', 'multi', 'negchange'] as const).some((k) => x.marks.has(k))) &&
     !addition && !qualifierDiff(a, b) && !FOR_SOME.test(la) && !FOR_SOME.test(lb) && (deniesWhatOtherSays(a, b) || deniesWhatOtherSays(b, a));
-  const eligible = denial || hunks.length > 0 && !bringsNothing && !QUESTION.test(a.text) && !QUESTION.test(b.text) && !planned && !heldAlike && !otherAge(a, b) && (rel !== 'different' || ownershipChange) && !otherOccasion && !otherClaim && !addition && !anotherThing && !otherEnd && (valDiff || nameChange || pureFlip || ownershipChange || ctx.rule !== 'none' || retired || swap || swapChain || holderNew || kvReplace ||
+  const eligible = denial || hunks.length > 0 && !bringsNothing && !QUESTION.test(a.text) && !QUESTION.test(b.text) && !planned && !heldAlike && !otherAge(a, b) && !(changelogApart && !valDiff && !swapChain && !pureFlip && !dateChange) && (rel !== 'different' || ownershipChange) && !otherOccasion && !otherClaim && !addition && !anotherThing && !otherEnd && (valDiff || nameChange || pureFlip || ownershipChange || ctx.rule !== 'none' || retired || swap || swapChain || holderNew || kvReplace ||
     (b.marks.has('negchange') && !a.marks.has('negchange') && objectShared) ||
     (b.marks.has('negchange') && flipped) ||
     (verbSwap && (b.marks.has('change') || b.marks.has('soft'))) ||
@@ -2034,6 +2044,8 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
 
 // A claim of a part only ("not rate limited for admins", "except on weekends"): no denial of the whole.
 const FOR_SOME = /\b(?:for (?:\w+ )?(?:admins?|staff|members|employees|customers|users|students|kids|children|guests|partners|contractors|interns)|except|unless|apart from|other than)\b/;
+// Words every changelog line may hold: no topic of its own.
+const CHANGELOG_WORDS = new Set(['debian', 'packag', 'fil', 'rul', 'control', 'changelog', 'copyright', 'upstream', 'new', 'build', 'chor', 'fix', 'policy', 'standard']);
 const KEEPS_AWAY = /\b(?:avoid\w*|skip\w*|without|free|quit\w*|stop\w*|cut\w* (?:down|back|out)|hates?|dislikes?|only)\b/i;
 // Words a denial skips to reach what it denies ("has never been to", "has no known", "doesn't have any").
 const DENIAL_SKIP = /^(?:been|be|ever|any|a|an|the|known|single|real|actual|did|done|do|does|have|has|had|got|one|really|even|at|all|my|our|their|his|her)$/;
