@@ -932,8 +932,9 @@ const spokenSentences = (text: string) =>
  * as written.
  */
 function withClauses(spoken: Spoken[]): Spoken[] {
+  // (not a chat line's: its clauses are talk, "Setbacks can be tough, but with your support …")
   if (spoken.length < 2) return spoken;
-  const clauses = spoken.flatMap((x) => {
+  const clauses = spoken.filter((x) => x.speaker === null).flatMap((x) => {
     const parts = x.text.split(CLAUSE_JOIN).map((p) => p.trim());
     return parts.length > 1 && parts.every((p) => p.split(/\s+/).length >= 3) ? parts.map((p) => ({ text: p, speaker: x.speaker })) : [];
   });
@@ -2067,20 +2068,24 @@ const COVERS = new Map<string, string[]>([
 function deniesWhatOtherSays(x: SentenceInfo, y: SentenceInfo): boolean {
   // (`y` keeps away from it too, or says it of a part: "avoids shellfish" / "no shellfish"; "9am invites on Tuesdays only")
   if (y.polarity !== 0 || x.subjectKind === 'none' || KEEPS_AWAY.test(y.text)) return false;
-  const denied: string[] = /\bonly child\b/i.test(x.text) ? ['sibling'] : [];
-  const at = x.polarity === 1 ? x.toks.findIndex((t) => t.kind === 'neg') : -1;
-  if (at >= 0) {
-    // (after "doesn't", "didn't" comes the verb denied, not the thing: "doesn't drink coffee")
-    const verbNext = /^(?:do|doe|did)$/.test(x.toks[at - 1]?.key ?? '');
-    for (let j = at + (verbNext ? 2 : 1); j < x.toks.length && j <= at + 5 && denied.length < 3; j++) {
-      const t = x.toks[j];
-      if (DENIAL_SKIP.test(t.low) || !t.content || VERB_STEMS.has(t.key) || /(?:ed|ing)$/.test(t.low)) continue;
-      denied.push(t.key);
-    }
-  }
-  const said = [...y.keys].filter((k) => !y.subject.keys.includes(k) || y.subjectKind === 'first');
-  return denied.some((d) => said.some((k) => near(d, k) || (COVERS.get(d) ?? []).some((c) => near(c, k))));
+  const low = x.text.toLowerCase();
+  // Only a state denied outright ("has no children", "has never been to Japan", "doesn't drink coffee"),
+  // not what has not happened yet or a feeling ("haven't read them yet", "I'd never felt so happy").
+  const form = /\bonly child\b/.test(low) ? null : DENIAL_FORM.exec(low);
+  if ((!form && !/\bonly child\b/.test(low)) || /\b(?:yet|so far|before)\b/.test(low) || (form && NO_IDIOM.test(form[0]))) return false;
+  const denied = form ? tokenizeSentence(form[1]).toks.filter((t) => t.content && !DENIAL_SKIP.test(t.low) && !VERB_STEMS.has(t.key)).slice(0, 3).map((t) => t.key) : ['sibling'];
+  // `y` says the subject has it, went there or takes it: the thing follows a possessive, a verb of
+  // having, a place word or a verb of taking ("their son", "a trip to Japan", "had two glasses of wine").
+  const ylow = y.toks;
+  const held = (i: number) => ylow.slice(Math.max(0, i - 4), i).some((t) => HELD_BEFORE.test(t.low));
+  return y.toks.some((t, i) => t.content && held(i) && denied.some((d) => near(d, t.key) || (COVERS.get(d) ?? []).some((c) => near(c, t.key))));
 }
+// The forms of an outright denial of a state, and what they deny.
+const DENIAL_FORM = /\b(?:(?:has|have|had) no|no known|(?:do|does|did)(?:n't| not) (?:have|own|drink|eat|smoke|speak)(?: (?:a|an|any))?|(?:has|have|had)(?:n't| not)? never (?:been to|visited|lived in|worked (?:in|at|for)|owned|had|smoked|studied|done)|never (?:been to|visited|lived in|worked (?:in|at|for)|smoked|owned|studied|did)|(?:is|am|are)(?:n't| not) allergic to|(?:has|have)(?:n't| not) (?:any|got any))\s+(.{1,40})/;
+// "I have no doubt", "no idea", "no problem": sayings, not a thing denied.
+const NO_IDIOM = /\bno (?:doubt|idea|problem|worries|clue|way|time|rush|pressure|matter|need|reason|regrets?|complaints?)\b/;
+// Words before a thing that say someone has it, went there or takes it.
+const HELD_BEFORE = /^(?:my|our|his|her|their|your|has|have|had|got|owns?|with|to|in|at|from|is|am|are|was|were|been|drank|drinks?|drinking|ate|eats?|eating|smoked|smokes|smoking|takes?|took|taking|knock|worked|lived|studied|went|visited|visiting|trip|back|\w+'s)$/;
 
 // A past that begins a state that holds on ("Ava started at Lincoln this fall", "Picked up a used
 // Civic last weekend", "We moved into a flat in Leeds"), unlike one that happened and ended.
