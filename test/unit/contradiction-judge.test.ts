@@ -522,6 +522,8 @@ describe('agent phrasings: how the features read them', () => {
     expect(best('libbar: debhelper-compat 13', 'libbar: Standards-Version: 4.6.2').features.kv_replace).toBe(0);
     expect(best('perl-xyz: Upgraded to the new Debian Perl packaging policy', 'perl-xyz: Take over for the Debian Perl Group').features.ownership_change).toBe(0);
     expect(best('xdg-foo: Instead of using sed -i in the postinst, use a temp file.', 'xdg-foo: Maintain the patches in git instead of using quilt.').features.swap_chain).toBe(0);
+    expect(best('libqux: Switch to source format 3.0 quilt.', 'libqux: Switch back to source format 1.0 for now.').features.val_diff).toBe(1);
+    expect(best('libqux: New maintainer.', 'libqux: Take over for the Debian Perl Group, as agreed with Bart').eligible).toBe(true);
     // (the same forms, of one thing, still read)
     expect(best('libbar: debhelper-compat 12', 'libbar: debhelper-compat 13').features.val_diff).toBe(1);
     expect(best('perl-abc: Maintainer: Jane Roe', 'perl-abc: Take over for the Debian Perl Group').features.holder_new).toBe(1);

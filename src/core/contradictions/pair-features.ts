@@ -764,7 +764,9 @@ function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: stri
       const next = toks[i + 1]?.low === 'of' ? toks[i + 2] : toks[i + 1];
       // (a size's own measure is no thing counted: "2 TB of space", "500 GB of storage")
       // (nor how often: "100 mg daily" counts milligrams, not days; "3 times a week" is a frequency)
+      // (a figure with decimals counts only things in the plural: "1.5 cups", not the "3.0 quilt" of a version)
       if (next && next.content && next.kind === 'word' && !(dimensionOf(t.key) === 'size' && /^(?:spac|storag|capacit)/.test(next.key)) &&
+        !(/^\d+\.\d+$/.test(t.key) && !/s$/.test(next.low)) &&
         !(toks[i + 1] === next && (HOW_OFTEN.test(next.low) || OFTEN_WORD.test(next.low)))) {
         // "500 req/min": what is counted is the part before the rate.
         const what = next.key.split('/')[0] || next.key;
@@ -2019,7 +2021,7 @@ export function sentencePairFeatures(a: SentenceInfo, b: SentenceInfo, older: Me
     (rel === 'same' || (a.subjectKind === 'first' && b.subjectKind === 'first' && !otherSpeakers(a, b))) &&
     ![a, b].some((x) => (['hypo', 'future', 'history', 'multi', 'negchange'] as const).some((k) => x.marks.has(k))) &&
     !addition && !qualifierDiff(a, b) && !FOR_SOME.test(la) && !FOR_SOME.test(lb) && (deniesWhatOtherSays(a, b) || deniesWhatOtherSays(b, a));
-  const eligible = denial || hunks.length > 0 && !bringsNothing && !QUESTION.test(a.text) && !QUESTION.test(b.text) && !planned && !heldAlike && !otherAge(a, b) && !(changelogApart && !valDiff && !swapChain && !pureFlip && !dateChange) && (rel !== 'different' || ownershipChange) && !otherOccasion && !otherClaim && !addition && !anotherThing && !otherEnd && (valDiff || nameChange || pureFlip || ownershipChange || ctx.rule !== 'none' || retired || swap || swapChain || holderNew || kvReplace ||
+  const eligible = denial || hunks.length > 0 && !bringsNothing && !QUESTION.test(a.text) && !QUESTION.test(b.text) && !planned && !heldAlike && !otherAge(a, b) && !(changelogApart && !valDiff && !swapChain && !pureFlip && !dateChange && !holderNew && !ownershipChange) && (rel !== 'different' || ownershipChange) && !otherOccasion && !otherClaim && !addition && !anotherThing && !otherEnd && (valDiff || nameChange || pureFlip || ownershipChange || ctx.rule !== 'none' || retired || swap || swapChain || holderNew || kvReplace ||
     (b.marks.has('negchange') && !a.marks.has('negchange') && objectShared) ||
     (b.marks.has('negchange') && flipped) ||
     (verbSwap && (b.marks.has('change') || b.marks.has('soft'))) ||
