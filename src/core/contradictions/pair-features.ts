@@ -766,7 +766,7 @@ function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: stri
       // (nor how often: "100 mg daily" counts milligrams, not days; "3 times a week" is a frequency)
       // (a figure with decimals counts only things in the plural: "1.5 cups", not the "3.0 quilt" of a version)
       if (next && next.content && next.kind === 'word' && !(dimensionOf(t.key) === 'size' && /^(?:spac|storag|capacit)/.test(next.key)) &&
-        !(/^\d+\.\d+$/.test(t.key) && !/s$/.test(next.low)) &&
+        !(/^\d+\.\d+$/.test(t.low) && !/s$/.test(next.low)) &&
         !(toks[i + 1] === next && (HOW_OFTEN.test(next.low) || OFTEN_WORD.test(next.low)))) {
         // "500 req/min": what is counted is the part before the rate.
         const what = next.key.split('/')[0] || next.key;
