@@ -277,7 +277,7 @@ function stem(w: string): string {
 
 // (null-prototype tables: they are indexed by words of the text)
 const table = (o: Record<string, number>): Record<string, number> => Object.assign(Object.create(null) as Record<string, number>, o);
-const table2 = (o: Record<string, string>): Record<string, string> => Object.assign(Object.create(null) as Record<string, string>, o);
+const wordTable = (o: Record<string, string>): Record<string, string> => Object.assign(Object.create(null) as Record<string, string>, o);
 // Words that count occasions: "3 times a week", "4 sessions a month".
 const OFTEN_WORD = /^(?:times|x|sessions|classes|nights|days|visits|runs|shifts)$/;
 const SCALE = table({ k: 1e3, m: 1e6, mm: 1e6, b: 1e9, bn: 1e9 });
@@ -446,9 +446,9 @@ const OPENING_VERBS = new Set(('switched moved migrated replaced swapped bumped 
 // A past form that can open a note of what its writer did.
 // Nouns whose number names one of them ("flat 2B", "room 12a").
 const UNIT_NOUN = /^(?:flat|apartment|apt|unit|room|suite|gate|seat|floor|block|building|bay|desk|hall|platform|terminal|ward|bed)$/i;
-// Rates in one word ("1,000 rpm", "50 qps"): the period they count per.
 // Words of how often or how long something holds, not of what a figure counts.
 const HOW_OFTEN = /^(?:daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually|hourly|twice|once|each|every|now|today|instead|total|again)$/;
+// Rates in one word ("1,000 rpm", "50 qps"): the period they count per.
 const RATE_WORD = new Map([['rpm', 'minute'], ['qpm', 'minute'], ['rps', 'second'], ['qps', 'second'], ['rph', 'hour']]);
 /** Value tokens less the last of each figure a bracketed aside of `text` (words with it) names. */
 function withoutAsides(values: Tok[], text: string): Tok[] {
@@ -722,7 +722,7 @@ function analyzeSentence(full: string, lowerInitial: Lower = null, speaker: stri
   if (revised || SINCE_EVENT.test(text)) marks.add('change');
   // Rates per second, minute or hour compare per hour ("100 requests per minute" = "6,000 per hour").
   const PER_HOUR = table({ second: 3600, sec: 3600, minute: 60, min: 60, hour: 1, hr: 1 });
-  const PER_PERIOD = table2({ day: 'd', week: 'w', month: 'mo', year: 'y' });
+  const PER_PERIOD = wordTable({ day: 'd', week: 'w', month: 'mo', year: 'y' });
   // (a note's bracketed aside names no value of its key: "Backup: 3:00 from tonight (maintenance overlaps 1:00)")
   const valueToks = withoutAsides(toks.filter((t) => t.kind === 'value'), kv ? kvm![2] : '');
   const values = valueToks.map((t) => {
