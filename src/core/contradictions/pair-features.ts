@@ -1640,9 +1640,7 @@ export function alignedPairs(newer: MemoryInfo, older: MemoryInfo, k = ALIGNED_P
       if (top.length > k) top.pop();
     }
   }
-  const chosen = new Set(top.map(([, a, b]) => `${older.sentences.indexOf(a)}/${newer.sentences.indexOf(b)}`));
-  const extra = marked.filter(([, a, b]) => !chosen.has(`${older.sentences.indexOf(a)}/${newer.sentences.indexOf(b)}`))
-    .sort((x, y) => y[0] - x[0]).slice(0, k);
+  const extra = marked.filter(([, a, b]) => !top.some(([, x, y]) => x === a && y === b)).sort((x, y) => y[0] - x[0]).slice(0, k);
   return [...top, ...extra].map(([, a, b]) => [a, b]);
 }
 
@@ -2073,13 +2071,13 @@ function deniesWhatOtherSays(x: SentenceInfo, y: SentenceInfo): boolean {
   const low = x.text.toLowerCase();
   // Only a state denied outright ("has no children", "has never been to Japan", "doesn't drink coffee"),
   // not what has not happened yet or a feeling ("haven't read them yet", "I'd never felt so happy").
-  const form = /\bonly child\b/.test(low) ? null : DENIAL_FORM.exec(low);
-  if ((!form && !/\bonly child\b/.test(low)) || /\b(?:yet|so far|before)\b/.test(low) || (form && NO_IDIOM.test(form[0]))) return false;
+  const onlyChild = /\bonly child\b/.test(low);
+  const form = onlyChild ? null : DENIAL_FORM.exec(low);
+  if ((!form && !onlyChild) || /\b(?:yet|so far|before)\b/.test(low) || (form && NO_IDIOM.test(form[0]))) return false;
   const denied = form ? tokenizeSentence(form[1]).toks.filter((t) => t.content && !DENIAL_SKIP.test(t.low) && !VERB_STEMS.has(t.key)).slice(0, 3).map((t) => t.key) : ['sibling'];
   // `y` says the subject has it, went there or takes it: the thing follows a possessive, a verb of
   // having, a place word or a verb of taking ("their son", "a trip to Japan", "had two glasses of wine").
-  const ylow = y.toks;
-  const held = (i: number) => ylow.slice(Math.max(0, i - 4), i).some((t) => HELD_BEFORE.test(t.low));
+  const held = (i: number) => y.toks.slice(Math.max(0, i - 4), i).some((t) => HELD_BEFORE.test(t.low));
   return y.toks.some((t, i) => t.content && held(i) && denied.some((d) => near(d, t.key) || (COVERS.get(d) ?? []).some((c) => near(c, t.key))));
 }
 // The forms of an outright denial of a state, and what they deny.
