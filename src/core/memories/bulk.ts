@@ -203,9 +203,15 @@ function track<T>(p: Promise<T>) {
 
 /** Waits for `all` or until `until` (epoch ms), whichever comes first. */
 async function waitUntil(all: Promise<unknown>, until: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([all, new Promise<void>((resolve) => { timer = setTimeout(resolve, Math.max(0, until - Date.now())).unref(); })]);
-  clearTimeout(timer);
+  let done = false;
+  const settled = all.then(() => { done = true; }, () => { done = true; });
+  // A timer may fire a millisecond before Date.now() reaches `until` (the event loop's clock is
+  // cached): wait again, so that a caller reading the clock afterwards sees the deadline passed.
+  while (!done && Date.now() < until) {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([settled, new Promise<void>((resolve) => { timer = setTimeout(resolve, Math.max(1, until - Date.now())).unref(); })]);
+    clearTimeout(timer);
+  }
 }
 
 /**
