@@ -193,6 +193,22 @@ describe.each(variants)('contradiction detection ($name)', ({ env }) => {
     }
   });
 
+  it('a transcript stays active and searchable: an update of one of its lines marks it conflicted, never outdated', async () => {
+    const older = 'Nadia: Hi Omar! Long time no talk!\nOmar: Hey Nadia, that\'s awesome to hear from you.\n' +
+      'Nadia: I live in Leeds with my two cats and I work at the library.\nOmar: Sounds like an incredible life!';
+    const newer = 'Nadia: Big news, I moved to York last month! Loving it so far.\nOmar: Wow, way to go!';
+    const { tenantId, o, n } = await pair(older, newer);
+    expect(o.status).toBe('conflicted');
+    expect(n.supersedes_id).toBe(o.id);
+    await expectLinked(tenantId, o, n, 'semantic_conflict');
+    const found = await t.api('POST', '/api/v1/search', { body: { tenant_id: tenantId, query: 'Nadia works at the library', top_k: 5 } });
+    expect(found.status, found.text).toBe(200);
+    expect(found.body.items.map((x: any) => x.id)).toContain(o.id);
+    // A note (one writer, no dialogue) is still replaced outright.
+    const note = await pair('Nadia: I live in Leeds with my two cats.', 'Nadia: Big news, I moved to York last month! Loving it so far.');
+    expect(note.o.status).toBe('outdated');
+  });
+
   it('a chain of updates links each row to the one it replaced', async () => {
     const tenantId = tenant();
     const a = await write(tenantId, { content: 'Grace lives in Lyon.' });

@@ -1,6 +1,6 @@
 // How chat lines are read: speaker labels, and openers before a first-person subject.
 import { describe, expect, it } from 'vitest';
-import { asSaid, speakerLabel, withoutOpener } from '../../src/core/contradictions/speakers.js';
+import { asSaid, isTranscript, speakerLabel, speakerLines, withoutOpener } from '../../src/core/contradictions/speakers.js';
 import { extractTriples } from '../../src/core/contradictions/triples.js';
 
 describe('speakerLabel', () => {
@@ -14,6 +14,21 @@ describe('speakerLabel', () => {
     for (const line of ['Owner: Dana', 'deploy owner: dana', 'Deploy target: us-east-1', 'Region: us-east-1', 'Q3 budget: $1.2M', 'Update: we moved to GCP!', 'Alice: lives in Berlin']) {
       expect(speakerLabel(line), line).toBeNull();
     }
+  });
+});
+
+describe('speakerLines', () => {
+  it('in a dialogue, reads every line opening with a known speaker as theirs, however short', () => {
+    const text = 'Maria: I got a puppy, look!\nJohn: Wow, you did? Nice!\nMaria: Yeah, it is great.\nOwner: Dana';
+    expect(speakerLines(text).map((l) => l.speaker)).toEqual(['maria', 'john', 'maria', null]);
+    // One speaker is no dialogue: a short line stays a note.
+    expect(speakerLines('Maria: I got a puppy, look!\nMaria: Yeah, it is great.').map((l) => l.speaker)).toEqual(['maria', null]);
+  });
+
+  it('tells a transcript (two speakers) from a note', () => {
+    expect(isTranscript('Maria: I got a puppy, look!\nJohn: Wow, you did? Nice!')).toBe(true);
+    expect(isTranscript('Maria: I got a puppy, look! His name is Max.')).toBe(false);
+    expect(isTranscript('Owner: Dana\nRegion: us-east-1')).toBe(false);
   });
 });
 

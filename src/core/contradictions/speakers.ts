@@ -21,12 +21,24 @@ export function speakerLabel(line: string): { speaker: string; text: string } | 
   return utterance ? { speaker: m[1].toLowerCase(), text: rest } : null;
 }
 
-/** The lines of a text, each with its speaker label taken off and named (null when it has none). */
+/**
+ * The lines of a text, each with its speaker label taken off and named (null when it has none).
+ * In a dialogue (two speakers known by their lines), every line opening with one of their names
+ * is theirs, however short ("Maria: Yeah, it's been awesome.").
+ */
 export function speakerLines(text: string): Array<{ text: string; speaker: string | null }> {
-  return text.replace(/\r/g, '').split(/\n+/).map((line) => {
-    const label = speakerLabel(line);
+  const lines = text.replace(/\r/g, '').split(/\n+/);
+  const labels = lines.map(speakerLabel);
+  const known = new Set(labels.flatMap((l) => (l ? [l.speaker] : [])));
+  return lines.map((line, i) => {
+    const label = labels[i] ?? (known.size >= 2 ? knownSpeaker(line, known) : null);
     return label ? label : { text: line, speaker: null };
   });
+}
+
+function knownSpeaker(line: string, known: Set<string>): { speaker: string; text: string } | null {
+  const m = SPEAKER.exec(line);
+  return m && known.has(m[1].toLowerCase()) ? { speaker: m[1].toLowerCase(), text: m[2] } : null;
 }
 
 // "Big news, I moved to York", "Honestly, we never used it", "Hey Gina, I had to…" (whom a chat
@@ -63,4 +75,11 @@ export function withoutOpener(text: string): string {
   const words = m[1].toLowerCase().split(' ');
   if (words.some((w) => OPENER_KEEP.test(w) || OPENER_TIME.test(w))) return text;
   return text.slice(m[0].length);
+}
+
+/** A transcript: lines of at least two speakers, a record of what was said (not a note of how things are). */
+export function isTranscript(text: string): boolean {
+  const speakers = new Set<string>();
+  for (const line of speakerLines(text)) if (line.speaker) speakers.add(line.speaker);
+  return speakers.size >= 2;
 }
