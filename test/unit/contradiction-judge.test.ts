@@ -282,6 +282,8 @@ const LOOK_ALIKES: Array<[string, string, string]> = [
   ['Ria: Awesome, Jolene!', 'Ria: Zelda for Switch is an awesome open-world game.', 'a verbless exclamation states nothing'],
   ['Ria: Sounds like an incredible road trip.', 'Ria: I just got back from a road trip with my friends - we saw some stunning countryside.', 'a reaction states nothing'],
   ['Tom: Way to go, John!', 'Tom: Relaxing with them is a great way to chill.', 'congratulations state nothing, relaxing "with" loosens no limit'],
+  ['Setbacks can be tough, but you are doing great.', 'Since I lost my job at Door Dash, things have been tough.', 'a word of judgement is no shared topic'],
+  ['Hey Nate, long time no see! How are you?', 'But she retired a long time ago.', 'a greeting after two openers states nothing'],
   ['Gina: Any particular movies that spark your writing? [shares a photo: a turtle on a bed of rocks]', 'Gina: Is there a favorite piece from your early writings that stands out? [shares a photo: a turtle on rocks]', 'questions followed by an aside'],
   ["Nate: I'm currently participating in the video game tournament again and it's intense!", 'Nate: I\'m currently playing this awesome fantasy RPG called "Xenoblade Chronicles"!', '"currently" in two chat lines about two things'],
   ['Gym hours are 6 to 10 on weekdays.', 'The pool is open from 7am to 9pm.', 'another facility\'s hours'],

@@ -1597,6 +1597,19 @@ const corefers = (x: SentenceInfo, mx: MemoryInfo, y: SentenceInfo) =>
 const nameKeysOf = (x: SentenceInfo) => x.toks.filter((t) => t.kind === 'name').map((t) => t.key);
 
 /** The sentence pairs worth a full comparison: most shared content first. */
+/**
+ * Words of judgement ("awesome", "tough", "important"): every chat sentence may hold one, so two
+ * sentences sharing only such a word are not about one thing. Keys as the tokenizer makes them.
+ */
+const EVALUATIVE_KEYS = new Set(tokenizeSentence(
+  'awesome great amazing incredible fun cool nice lovely wonderful fantastic exciting excited tough hard rough scary ' +
+  'beautiful epic rad intense inspiring relaxing peaceful rewarding crazy wild sad important good bad best better worse ' +
+  'happy glad proud lucky super special stunning gorgeous terrible awful horrible fine perfect',
+).toks.map((t) => t.key));
+/** The newer sentence names a name or a subject word of the older one. */
+const sharesTopic = (a: SentenceInfo, b: SentenceInfo) =>
+  nameKeysOf(a).some((k) => b.keys.has(k)) || a.subject.keys.some((k) => b.keys.has(k) && !EVALUATIVE_KEYS.has(k));
+
 export function alignedPairs(newer: MemoryInfo, older: MemoryInfo, k = ALIGNED_PAIRS): Array<[SentenceInfo, SentenceInfo]> {
   if (k < 1) return [];
   // The k best so far, best first; a later pair of equal score comes after (as a stable sort would).
@@ -1613,7 +1626,7 @@ export function alignedPairs(newer: MemoryInfo, older: MemoryInfo, k = ALIGNED_P
     const bNames = nameKeysOf(b);
     const bAcronyms = b.subject.names.filter((n) => n.length >= 2 && n.length <= 5);
     counts.fill(0);
-    for (const key of b.keys) for (const i of withKey.get(key) ?? []) counts[i]++;
+    for (const key of b.keys) if (!EVALUATIVE_KEYS.has(key)) for (const i of withKey.get(key) ?? []) counts[i]++;
     for (let i = 0; i < older.sentences.length; i++) {
       const a = older.sentences[i];
       let shared = counts[i];
@@ -1633,7 +1646,9 @@ export function alignedPairs(newer: MemoryInfo, older: MemoryInfo, k = ALIGNED_P
       // (a newer sentence that says something changed is compared too, however little it shares:
       // in a long note the change sits among sentences that share more; a titled list such as a
       // changelog's says what changed on every line)
-      if (shared > 0 && !titled && (b.marks.has('change') || b.marks.has('negchange'))) marked.push([score, a, b]);
+      // (of what the older sentence is about, not of a word the two merely share: in a long memory
+      // some sentence shares a word with every other — "things have been tough" / "setbacks can be tough")
+      if (shared > 0 && !titled && (b.marks.has('change') || b.marks.has('negchange')) && (shared >= 2 || sharesTopic(a, b))) marked.push([score, a, b]);
       if (top.length === k && score <= top[k - 1][0]) continue;
       let at = top.length;
       while (at > 0 && top[at - 1][0] < score) at--;
@@ -2056,7 +2071,8 @@ function saysNothing(x: SentenceInfo): boolean {
   if (/^\[[^\]]*\][.!]?$/.test(t) || GREETING.test(t) || REACTION.test(t)) return true;
   return x.verb < 0 && t.endsWith('!') && x.values.length === 0 && !x.marks.has('change') && !x.marks.has('negchange');
 }
-const OPENER = String.raw`(?:(?:hey|hi|hello|yo|wow|whoa|oh|aw+|ha(?:ha)*|lol|omg|yay|yes|yeah|ooh|woo+)[\s,!.]+|[a-z]+[,!.]\s+)?`;
+// (up to three: "Hey Nate, long time no see!")
+const OPENER = String.raw`(?:(?:hey|hi|hello|yo|wow|whoa|oh|aw+|ha(?:ha)*|lol|omg|yay|yes|yeah|ooh|woo+)[\s,!.]+|[a-z]+[,!.]\s+){0,3}`;
 const GREETING = new RegExp(String.raw`^${OPENER}(?:long time no (?:see|talk|chat|speak)|(?:so |really )?(?:good|great|nice) to (?:see you|hear from you|chat|talk|catch up))\b`);
 const EVALUATIONS = 'great|awesome|amazing|incredible|fun|cool|nice|lovely|wonderful|fantastic|exciting|tough|hard|rough|scary|delicious|beautiful|epic|rad|intense|inspiring|relaxing|peaceful|rewarding|crazy|wild|sad|heartbreaking';
 const REACTION = new RegExp(String.raw`^${OPENER}(?:(?:that|it|this) )?(?:sounds|looks|seems) (?:like )?(?:a |an |so |really |such |pretty |very )*(?:${EVALUATIONS})\b|^${OPENER}(?:i'?m|i am) (?:so |really |very )?sorry (?:about|to hear|for your)\b` +
