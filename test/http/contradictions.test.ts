@@ -193,7 +193,7 @@ describe.each(variants)('contradiction detection ($name)', ({ env }) => {
     }
   });
 
-  it('a transcript stays active and searchable: an update of one of its lines marks it conflicted, never outdated', async () => {
+  it('a transcript or a long text stays searchable: an update of one of its sentences marks it conflicted, never outdated', async () => {
     const older = 'Nadia: Hi Omar! Long time no talk!\nOmar: Hey Nadia, that\'s awesome to hear from you.\n' +
       'Nadia: I live in Leeds with my two cats and I work at the library.\nOmar: Sounds like an incredible life!';
     const newer = 'Nadia: Big news, I moved to York last month! Loving it so far.\nOmar: Wow, way to go!';
@@ -207,6 +207,15 @@ describe.each(variants)('contradiction detection ($name)', ({ env }) => {
     // A note (one writer, no dialogue) is still replaced outright.
     const note = await pair('Nadia: I live in Leeds with my two cats.', 'Nadia: Big news, I moved to York last month! Loving it so far.');
     expect(note.o.status).toBe('outdated');
+    // A long text of many facts is contradicted in one of them, not replaced.
+    const long = 'Nadia lives in Leeds with her two cats, Pip and Mango. She works at the central library on weekdays ' +
+      'and volunteers at the food bank on Saturday mornings. Her sister Lena studies medicine in Glasgow and visits ' +
+      'every other month. Nadia is learning Portuguese for a trip to Lisbon next spring, takes a pottery class on ' +
+      'Thursday evenings, and swims twice a week at the leisure centre. She prefers tea to coffee and is vegetarian. ' +
+      'Her favourite author is Ursula Le Guin, and she is rereading The Dispossessed. She runs a small book club.';
+    const longPair = await pair(long, 'Nadia moved to York last month.');
+    expect(longPair.o.status).toBe('conflicted');
+    expect(longPair.n.supersedes_id).toBe(longPair.o.id);
   });
 
   it('a chain of updates links each row to the one it replaced', async () => {

@@ -1,6 +1,6 @@
 // How chat lines are read: speaker labels, and openers before a first-person subject.
 import { describe, expect, it } from 'vitest';
-import { asSaid, isTranscript, speakerLabel, speakerLines, withoutOpener } from '../../src/core/contradictions/speakers.js';
+import { asSaid, holdsManyFacts, isTranscript, speakerLabel, speakerLines, withoutOpener } from '../../src/core/contradictions/speakers.js';
 import { extractTriples } from '../../src/core/contradictions/triples.js';
 
 describe('speakerLabel', () => {
@@ -29,6 +29,12 @@ describe('speakerLines', () => {
     expect(isTranscript('Maria: I got a puppy, look!\nJohn: Wow, you did? Nice!')).toBe(true);
     expect(isTranscript('Maria: I got a puppy, look! His name is Max.')).toBe(false);
     expect(isTranscript('Owner: Dana\nRegion: us-east-1')).toBe(false);
+  });
+
+  it('a transcript or a text longer than a passage holds many facts; a short note does not', () => {
+    expect(holdsManyFacts('Maria: I got a puppy, look!\nJohn: Wow, you did? Nice!')).toBe(true);
+    expect(holdsManyFacts('Alice lives in Berlin. '.repeat(25))).toBe(true);
+    expect(holdsManyFacts('Alice lives in Berlin. She works at Acme.')).toBe(false);
   });
 });
 

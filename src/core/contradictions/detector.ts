@@ -24,7 +24,7 @@ import type { BusEvent } from '../../infra/bus/types.js';
 import type { LlmClient } from '../../providers/llm/types.js';
 import { judgePair, triplesOf, type MemoryFacts, type Verdict } from './detect.js';
 import { analyzeCached, judgeLearned } from './classifier.js';
-import { isTranscript } from './speakers.js';
+import { holdsManyFacts } from './speakers.js';
 import type { MemoryInfo } from './pair-features.js';
 import { slotOf } from './predicates.js';
 import type { Triple } from './triples.js';
@@ -325,9 +325,9 @@ export class ContradictionDetector {
       }
       judgeMs += performance.now() - p0;
       if (verdict === 'none') continue;
-      // A later memory may contradict what a transcript records, but never makes the record out of
-      // date: most of what was said stays true, and an outdated transcript would leave search.
-      if (verdict === 'rdf_conflict' && isTranscript(older.content)) verdict = 'semantic_conflict';
+      // A later memory may contradict one thing a transcript or a long text says, but never makes it
+      // out of date as a whole: most of it stays true, and an outdated memory leaves search.
+      if (verdict === 'rdf_conflict' && holdsManyFacts(older.content)) verdict = 'semantic_conflict';
       findings.push({ older_id: older.id, newer_id: newer.id, verdict, reason, similarity, judged_by: judgedBy, ...(score !== undefined ? { score } : {}) });
     }
 

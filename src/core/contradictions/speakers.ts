@@ -1,3 +1,5 @@
+import { PASSAGE_DEFAULTS } from '../passages/split.js';
+
 // How chat lines are written. "Melanie: Wow, Caroline! What kinda jobs…": a line opens with who
 // speaks, one or two capitalised words or a role ("user:", "assistant:"). It is a speaker label,
 // not the key of a `key: value` note, when what follows reads as an utterance: a question or
@@ -82,4 +84,13 @@ export function isTranscript(text: string): boolean {
   const speakers = new Set<string>();
   for (const line of speakerLines(text)) if (line.speaker) speakers.add(line.speaker);
   return speakers.size >= 2;
+}
+
+/**
+ * A memory of many things: a transcript, or a text long enough to be searched as passages (a long
+ * message, a document, a changelog entry). A newer memory may contradict one of its sentences, but
+ * most of what it says stays true, so it is never out of date as a whole.
+ */
+export function holdsManyFacts(text: string): boolean {
+  return text.length > PASSAGE_DEFAULTS.minChars || isTranscript(text);
 }
