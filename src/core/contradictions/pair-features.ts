@@ -1596,7 +1596,6 @@ const corefers = (x: SentenceInfo, mx: MemoryInfo, y: SentenceInfo) =>
   x.subjectKind === 'pronoun' && y.subject.keys.length > 0 && y.subject.keys.every((k) => mx.keys.has(k));
 const nameKeysOf = (x: SentenceInfo) => x.toks.filter((t) => t.kind === 'name').map((t) => t.key);
 
-/** The sentence pairs worth a full comparison: most shared content first. */
 /**
  * Words of judgement ("awesome", "tough", "important"): every chat sentence may hold one, so two
  * sentences sharing only such a word are not about one thing. Keys as the tokenizer makes them.
@@ -1610,6 +1609,7 @@ const EVALUATIVE_KEYS = new Set(tokenizeSentence(
 const sharesTopic = (a: SentenceInfo, b: SentenceInfo) =>
   nameKeysOf(a).some((k) => b.keys.has(k)) || a.subject.keys.some((k) => b.keys.has(k) && !EVALUATIVE_KEYS.has(k));
 
+/** The sentence pairs worth a full comparison: most shared content first. */
 export function alignedPairs(newer: MemoryInfo, older: MemoryInfo, k = ALIGNED_PAIRS): Array<[SentenceInfo, SentenceInfo]> {
   if (k < 1) return [];
   // The k best so far, best first; a later pair of equal score comes after (as a stable sort would).
