@@ -9,6 +9,12 @@
 // per split (conversations of the LoCoMo development split, the rest) and per category. Reporting
 // only: no search default is chosen on it. Data as for the LoCoMo benchmark (LOCI_LOCOMO_PATH,
 // LOCI_LOCOMO_LIMIT); LOCI_LONGMEM_VARIANTS adds search configurations to compare.
+//
+// Two question sets: LoCoMo's own questions (they mostly repeat their evidence's words, so BM25
+// finds nearly all of them), and `paraphrased` (longmem-data/paraphrased.json): questions about one
+// turn each, written by writers who never saw the service, in their own words, as someone who
+// remembers the gist but not the wording asks. LOCI_LONGMEM_SETS=locomo|paraphrased picks one.
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { resolveSearchConfig } from '../src/core/search/config.js';
 import { startBenchServer, statusCounts, writeResult } from './lib.js';
@@ -74,7 +80,16 @@ export function longItems(sample: Sample): { items: Written1[]; chunkOf: Map<str
   return { items, chunkOf };
 }
 
-interface LongQuestion { conversation: number; category: number; question: string; evidence: string[] }
+const SETS = ['locomo', 'paraphrased'] as const;
+type QuestionSet = typeof SETS[number];
+const PARAPHRASED = new URL('./longmem-data/paraphrased.json', import.meta.url);
+
+interface LongQuestion { set: QuestionSet; conversation: number; category: number; question: string; evidence: string[] }
+
+/** The paraphrased questions of the conversations written (evidence: one dia_id each). */
+function paraphrasedQuestions(): Array<{ conversation: number; evidence: string; question: string }> {
+  return JSON.parse(readFileSync(PARAPHRASED, 'utf8')) as Array<{ conversation: number; evidence: string; question: string }>;
+}
 
 interface LongAggregate { n: number; r1: number; r5: number; r10: number; mrr: number }
 
@@ -85,12 +100,15 @@ function longAggregate(scores: readonly QuestionScore[]): LongAggregate {
   return { n: a.n, r1: Math.round(r1 * 1000) / 10, r5: a.r5, r10: a.r10, mrr: a.mrr };
 }
 
-/** Overall, per split and per category, for one system's scores (same order as the questions). */
-function breakdown(questions: readonly LongQuestion[], scores: readonly QuestionScore[]) {
-  const pick = (keep: (q: LongQuestion) => boolean) => longAggregate(scores.filter((_, i) => keep(questions[i])));
+/** Overall, per split and per category, for one system's scores of one set (same order as the questions). */
+function breakdown(questions: readonly LongQuestion[], scores: readonly QuestionScore[], set: QuestionSet) {
+  const pick = (keep: (q: LongQuestion) => boolean) =>
+    longAggregate(scores.filter((_, i) => questions[i].set === set && keep(questions[i])));
   const byCategory: Record<string, LongAggregate> = {};
-  for (const c of Object.keys(CATEGORIES).map(Number)) {
-    if (c !== ADVERSARIAL) byCategory[`${c} ${CATEGORIES[c]}`] = pick((q) => q.category === c);
+  if (set === 'locomo') {
+    for (const c of Object.keys(CATEGORIES).map(Number)) {
+      if (c !== ADVERSARIAL) byCategory[`${c} ${CATEGORIES[c]}`] = pick((q) => q.category === c);
+    }
   }
   return {
     overall: pick(() => true),
@@ -115,6 +133,9 @@ export async function runLongMemBench() {
   const srv = await startBenchServer();
   try {
     const w = emptyWritten();
+    const sets = SETS.filter((x) => (process.env.LOCI_LONGMEM_SETS || SETS.join(',')).split(',').includes(x));
+    const paraphrased = sets.includes('paraphrased') ? paraphrasedQuestions() : [];
+    let unplaced = 0;
     const questions: LongQuestion[] = [];
     const all: Written1[] = [];
     const known = new Set<string>();
@@ -125,14 +146,20 @@ export async function runLongMemBench() {
       all.push(...items);
       for (const id of chunkOf.keys()) known.add(id);
       const own = new Set([...chunkOf.keys()].map((k) => k.slice(k.indexOf('#') + 1)));
+      for (const q of paraphrased) {
+        if (q.conversation !== conversation) continue;
+        const id = turnKey(s, q.evidence);
+        if (chunkOf.has(id)) questions.push({ set: 'paraphrased', conversation, category: 0, question: q.question, evidence: [id] });
+        else unplaced++;
+      }
       const repairs = emptyRepairCounts();
       for (const qa of s.qa) {
-        if (qa.category === ADVERSARIAL) continue;
+        if (!sets.includes('locomo') || qa.category === ADVERSARIAL) continue;
         const ev = repairEvidence(qa.evidence ?? [], own, repairs).map((id) => turnKey(s, id));
         const chunks = new Set(ev.map((id) => offset + chunkOf.get(id)!));
         if (ev.length === 0 || chunks.size !== 1) continue;
         // The right memory stands for its own index: one evidence id per question.
-        questions.push({ conversation, category: qa.category, question: qa.question, evidence: [ev[0]] });
+        questions.push({ set: 'locomo', conversation, category: qa.category, question: qa.question, evidence: [ev[0]] });
       }
     });
     // Long texts take longer to enrich: small batches finish within the bulk enrichment timeout on a loaded machine.
@@ -143,7 +170,9 @@ export async function runLongMemBench() {
     await refreshStatistics(srv);
     const statuses = await statusCounts(srv);
     log(`memories per status after detection: ${JSON.stringify(statuses)}`);
-    log(`${lengths.length} memories (median ${lengths[lengths.length >> 1]} chars), ${questions.length} questions; units indexed ${indexed.toFixed(1)} s after the writes`);
+    log(`${lengths.length} memories (median ${lengths[lengths.length >> 1]} chars), ${questions.length} questions ` +
+      `(${sets.map((x) => `${x} ${questions.filter((q) => q.set === x).length}`).join(', ')}${unplaced ? `; ${unplaced} paraphrased not placed` : ''}); ` +
+      `units indexed ${indexed.toFixed(1)} s after the writes`);
 
     const base = srv.services.search.config;
     // LOCI_LONGMEM_VARIANTS (JSON {name: search config overrides}) asks the same memories again
@@ -168,11 +197,13 @@ export async function runLongMemBench() {
     }
     setSearchConfig(srv, base);
     systems.push(['BM25 (k1 1.2, b 0.75)', bm25]);
-    const results = Object.fromEntries(systems.map(([name, scores]) => [name, breakdown(questions, scores)]));
+    const results = Object.fromEntries(sets.map((set) =>
+      [set, Object.fromEntries(systems.map(([name, scores]) => [name, breakdown(questions, scores, set)]))]));
     const result = {
       data: {
         conversations: data.samples.length, memories: lengths.length, median_chars: lengths[lengths.length >> 1],
-        min_chars: lengths[0], max_chars: lengths[lengths.length - 1], questions: questions.length,
+        min_chars: lengths[0], max_chars: lengths[lengths.length - 1],
+        questions: Object.fromEntries(sets.map((x) => [x, questions.filter((q) => q.set === x).length])),
       },
       representation: 'consecutive turns of a session joined into non-overlapping 2–5k-char windows ("<speaker>: <text>" lines); ' +
         'run_id = session; ts_valid_start = session date; every conversation in one tenant and fleet',
@@ -184,16 +215,20 @@ export async function runLongMemBench() {
       load: loadavg().map((x) => Math.round(x * 100) / 100),
     };
     const file = writeResult('longmem', result);
-    for (const part of ['overall', 'dev_split', 'held_split'] as const) {
-      console.log(`\n${part}`);
-      printRows(systems.map(([name]) => [name, results[name][part]]));
+    for (const set of sets) {
+      for (const part of ['overall', 'dev_split', 'held_split'] as const) {
+        console.log(`\n${set} questions: ${part}`);
+        printRows(systems.map(([name]) => [name, results[set][name][part]]));
+      }
+      const cats = Object.keys(results[set][systems[0][0]].by_category);
+      if (!cats.length) continue;
+      console.log(`\n${set} questions by category`);
+      const rows: [string, LongAggregate][] = [];
+      for (const cat of cats) {
+        for (const [name] of systems) rows.push([`${cat}: ${name}`, results[set][name].by_category[cat]]);
+      }
+      printRows(rows);
     }
-    console.log('\nby category');
-    const rows: [string, LongAggregate][] = [];
-    for (const cat of Object.keys(results[systems[0][0]].by_category)) {
-      for (const [name] of systems) rows.push([`${cat}: ${name}`, results[name].by_category[cat]]);
-    }
-    printRows(rows);
     log(`results written to ${file}`);
     return result;
   } finally {
