@@ -216,6 +216,12 @@ describe.each(variants)('contradiction detection ($name)', ({ env }) => {
     const longPair = await pair(long, 'Nadia moved to York last month.');
     expect(longPair.o.status).toBe('conflicted');
     expect(longPair.n.supersedes_id).toBe(longPair.o.id);
+    // A writer-given triple says what its memory is about, however long: replaced outright, as the write response says.
+    const subject = randomUUID();
+    const triple = await pair({ content: long, subject_entity_id: subject, predicate: 'lives_in', object_value: 'Leeds' },
+      { content: 'Nadia moved to York last month.', subject_entity_id: subject, predicate: 'lives_in', object_value: 'York' });
+    expect(triple.written.superseded_by.map((x: any) => [x.old_memory_id, x.old_status])).toEqual([[triple.o.id, 'outdated']]);
+    expect(triple.o.status).toBe('outdated');
   });
 
   it('a chain of updates links each row to the one it replaced', async () => {

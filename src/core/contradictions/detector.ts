@@ -327,7 +327,8 @@ export class ContradictionDetector {
       if (verdict === 'none') continue;
       // A later memory may contradict one thing a transcript or a long text says, but never makes it
       // out of date as a whole: most of it stays true, and an outdated memory leaves search.
-      if (verdict === 'rdf_conflict' && holdsManyFacts(older.content)) verdict = 'semantic_conflict';
+      // (a writer-given triple says what its memory is about, whatever its length: replaced outright)
+      if (verdict === 'rdf_conflict' && !structured && holdsManyFacts(older.content)) verdict = 'semantic_conflict';
       findings.push({ older_id: older.id, newer_id: newer.id, verdict, reason, similarity, judged_by: judgedBy, ...(score !== undefined ? { score } : {}) });
     }
 
