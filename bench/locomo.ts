@@ -219,7 +219,7 @@ export async function bm25Fleet(srv: BenchServer, w: Written, fleet: string, que
 /** What a kept store needs besides the database: the dia_ids of each memory and the stored contents. */
 interface StoredWritten { dia: [string, [string, string[]][]][]; known: [string, string[]][]; contents: [string, [string, string][]][]; turns: number; duplicates: number }
 
-function saveWritten(dir: string, w: Written) {
+export function saveWritten(dir: string, w: Written) {
   const s: StoredWritten = {
     dia: [...w.dia].map(([f, m]) => [f, [...m]]), known: [...w.known].map(([f, k]) => [f, [...k]]),
     contents: [...w.contents].map(([f, m]) => [f, [...m]]), turns: w.turns, duplicates: w.duplicates,
@@ -227,7 +227,7 @@ function saveWritten(dir: string, w: Written) {
   writeFileSync(join(dir, 'locomo-written.json'), JSON.stringify(s));
 }
 
-async function loadWritten(srv: BenchServer, dir: string): Promise<Written | null> {
+export async function loadWritten(srv: BenchServer, dir: string): Promise<Written | null> {
   const file = join(dir, 'locomo-written.json');
   if (!existsSync(file)) return null;
   const s = JSON.parse(readFileSync(file, 'utf8')) as StoredWritten;

@@ -91,10 +91,10 @@ function paraphrasedQuestions(): Array<{ conversation: number; evidence: string;
   return JSON.parse(readFileSync(PARAPHRASED, 'utf8')) as Array<{ conversation: number; evidence: string; question: string }>;
 }
 
-interface LongAggregate { n: number; r1: number; r5: number; r10: number; mrr: number }
+export interface LongAggregate { n: number; r1: number; r5: number; r10: number; mrr: number }
 
 /** R@1 (the right memory first), R@5, R@10 and MRR, percentages; one right memory per question. */
-function longAggregate(scores: readonly QuestionScore[]): LongAggregate {
+export function longAggregate(scores: readonly QuestionScore[]): LongAggregate {
   const a = aggregate(scores);
   const r1 = scores.length ? scores.filter((s) => s.rr === 1).length / scores.length : 0;
   return { n: a.n, r1: Math.round(r1 * 1000) / 10, r5: a.r5, r10: a.r10, mrr: a.mrr };
@@ -118,7 +118,7 @@ function breakdown(questions: readonly LongQuestion[], scores: readonly Question
   };
 }
 
-function printRows(rows: [string, LongAggregate][]) {
+export function printRows(rows: [string, LongAggregate][]) {
   const f = (x: number) => x.toFixed(1).padStart(6);
   console.log(`${'set'.padEnd(44)} ${'n'.padStart(5)} ${'R@1'.padStart(6)} ${'R@5'.padStart(6)} ${'R@10'.padStart(6)} ${'MRR'.padStart(6)}`);
   for (const [name, a] of rows) console.log(`${name.padEnd(44)} ${String(a.n).padStart(5)} ${f(a.r1)} ${f(a.r5)} ${f(a.r10)} ${f(a.mrr)}`);

@@ -9,6 +9,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   dbwork: async () => (await import('./dbwork.js')).runDbWorkBench(),
   locomo: async () => (await import('./locomo.js')).runLocomoBench(),
   longmem: async () => (await import('./longmem.js')).runLongMemBench(),
+  longdocs: async () => (await import('./longdocs.js')).runLongDocsBench(),
   forge: async () => (await import('./forge.js')).runForgeBench(),
   soak: async () => (await import('./soak.js')).runSoakBench(),
   'dashboard-graph': async () => (await import('./dashboard-graph.js')).runDashboardGraphBench(),
