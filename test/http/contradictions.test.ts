@@ -149,6 +149,16 @@ describe.each(variants)('contradiction detection ($name)', ({ env }) => {
     }
   });
 
+  it('code and markup are no statements: snippets sharing code lines stay active, a change beside code is found', async () => {
+    const snippets = await pair("Handler signature in our router:\nfunction handler (req, res, params) {\n  res.end('hello')\n}",
+      "Handlers can be arrows too:\nconst handler = (req, res, params) => {\n  res.end('ok')\n}");
+    await expectUntouched(snippets.tenantId, snippets.o, snippets.n);
+    const { tenantId, o, n } = await pair('Deploy notes\n```\nnpm run build\n```\nThe API is hosted on Heroku.',
+      'Deploy notes\n```\nnpm run build\n```\nWe moved the API from Heroku to Fly.io.');
+    expect(o.status).toBe('outdated');
+    await expectLinked(tenantId, o, n, 'rdf_conflict');
+  });
+
   it('chat turns of two speakers, written as "Speaker: text", leave every memory active', async () => {
     // Turns of one chat over two days: greetings, vocatives, feelings, news. "I" is a different
     // person on each side, and a turn is not a `key: value` note whose key is its speaker.

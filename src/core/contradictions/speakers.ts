@@ -1,4 +1,5 @@
 import { PASSAGE_DEFAULTS } from '../passages/split.js';
+import { proseLines } from './markup.js';
 
 // How chat lines are written. "Melanie: Wow, Caroline! What kinda jobs…": a line opens with who
 // speaks, one or two capitalised words or a role ("user:", "assistant:"). It is a speaker label,
@@ -24,12 +25,13 @@ export function speakerLabel(line: string): { speaker: string; text: string } | 
 }
 
 /**
- * The lines of a text, each with its speaker label taken off and named (null when it has none).
- * In a dialogue (two speakers known by their lines), every line opening with one of their names
- * is theirs, however short ("Maria: Yeah, it's been awesome.").
+ * The lines of a text that can state something (markup.ts: no code, headings or table rows),
+ * each with its speaker label taken off and named (null when it has none). In a dialogue (two
+ * speakers known by their lines), every line opening with one of their names is theirs, however
+ * short ("Maria: Yeah, it's been awesome.").
  */
 export function speakerLines(text: string): Array<{ text: string; speaker: string | null }> {
-  const lines = text.replace(/\r/g, '').split(/\n+/);
+  const lines = proseLines(text);
   const labels = lines.map(speakerLabel);
   const known = new Set(labels.flatMap((l) => (l ? [l.speaker] : [])));
   return lines.map((line, i) => {
