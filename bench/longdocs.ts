@@ -45,11 +45,10 @@ export async function runLongDocsBench() {
     return { skipped: true };
   }
   const byKey = new Map(memories.map((m) => [m.key, m]));
-  const asked = (JSON.parse(readFileSync(QUESTIONS, 'utf8')) as DocQuestion[]).filter((q) => {
-    const m = byKey.get(q.key);
-    return m !== undefined && m.content.includes(q.quote);
-  });
-  const all = (JSON.parse(readFileSync(QUESTIONS, 'utf8')) as DocQuestion[]).length;
+  const written = JSON.parse(readFileSync(QUESTIONS, 'utf8')) as DocQuestion[];
+  // (a question whose quote is gone from its memory, after a package update, is left out and counted)
+  const asked = written.filter((q) => byKey.get(q.key)?.content.includes(q.quote));
+  const all = written.length;
   const store = process.env.LOCI_LONGDOCS_STORE || undefined;
   const srv = await startBenchServer({}, { dataDir: store });
   try {

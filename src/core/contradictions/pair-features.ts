@@ -6,7 +6,7 @@
 // A memory is split into sentences; each sentence into typed tokens (values, names, pronouns,
 // negations, time words) with its subject (the words before the first verb, or the key of a
 // `key: value` note) and its markers of change, history, plans and additions.
-import { asSaid, LEAD_IN, speakerLines, withoutOpener } from './speakers.js';
+import { asSaid, holdsManyFacts, LEAD_IN, speakerLines, withoutOpener } from './speakers.js';
 
 export type TokKind = 'word' | 'name' | 'value' | 'ordinal' | 'timeref' | 'pron1' | 'pron' | 'neg';
 
@@ -1617,6 +1617,14 @@ export function alignedPairs(newer: MemoryInfo, older: MemoryInfo, k = ALIGNED_P
   const marked: Array<[number, SentenceInfo, SentenceInfo]> = [];
   const titled = newer.titled || older.titled;
   const olderNames = older.sentences.map(nameKeysOf);
+  // Two memories of many facts (transcripts, long texts) have hundreds of sentence pairs, and some
+  // share words by chance ("pass the following arguments" / "passing all arguments to a console
+  // method", from two libraries' pages): only a pair about one named thing compares — one speaker's
+  // lines, a name both subjects hold, or two memories under one title (a package's changelog entries).
+  const bothMany = holdsManyFacts(newer.text) && holdsManyFacts(older.text);
+  const oneTitle = newer.titled && older.titled && newer.anchors.keys.some((k) => older.anchors.keys.includes(k));
+  const unnamed = (a: SentenceInfo, b: SentenceInfo) =>
+    bothMany && !oneTitle && !(a.speaker !== null && a.speaker === b.speaker) && !b.subject.names.some((n) => n !== 'i' && a.subject.names.includes(n));
   // Shared keys counted through an index of the older sentences' keys: long memories have hundreds
   // of sentence pairs, most sharing nothing.
   const withKey = new Map<string, number[]>();
@@ -1629,6 +1637,7 @@ export function alignedPairs(newer: MemoryInfo, older: MemoryInfo, k = ALIGNED_P
     for (const key of b.keys) if (!EVALUATIVE_KEYS.has(key)) for (const i of withKey.get(key) ?? []) counts[i]++;
     for (let i = 0; i < older.sentences.length; i++) {
       const a = older.sentences[i];
+      if (unnamed(a, b)) continue;
       let shared = counts[i];
       // An abbreviated name shares content with its long form ("PG" / "Postgres", "K8s" / "Kubernetes").
       if (!shared) for (const n of bNames) if (olderNames[i].some((x) => alias(n, x))) shared++;
