@@ -8,7 +8,8 @@
 // development half, the rest), by a hash of the package name. LOCI_LONGDOCS_VARIANTS (JSON {name:
 // search config overrides}) asks again with other configurations; LOCI_LONGDOCS_STORE=dir keeps
 // the written store there, and a later run with it asks again without writing; LOCI_LONGDOCS_DUMP=file
-// writes each question with its reciprocal rank under every system.
+// writes each question with its reciprocal rank under every system; LOCI_LONGDOCS_QUESTIONS=file asks
+// another question file of the same shape.
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -29,7 +30,7 @@ const QUESTIONS = process.env.LOCI_LONGDOCS_QUESTIONS || new URL('./longmem-data
 interface DocQuestion { key: string; question: string; quote: string }
 
 /** The development half: packages whose name hashes even (a package's memories stay in one half). */
-export const devPackage = (pkg: string) => createHash('sha256').update(pkg).digest()[0] % 2 === 0;
+const devPackage = (pkg: string) => createHash('sha256').update(pkg).digest()[0] % 2 === 0;
 
 /** Reported configurations besides the defaults: what each leg brings alone. */
 const BUILT_IN: [string, unknown][] = [

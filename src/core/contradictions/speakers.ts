@@ -25,7 +25,7 @@ export function speakerLabel(line: string): { speaker: string; text: string } | 
 }
 
 /**
- * The lines of a text that can state something (markup.ts: no code, headings or table rows),
+ * The lines of a text that can state something (markup.ts: no code, nor headings inside it),
  * each with its speaker label taken off and named (null when it has none). In a dialogue (two
  * speakers known by their lines), every line opening with one of their names is theirs, however
  * short ("Maria: Yeah, it's been awesome.").
